@@ -1,0 +1,316 @@
+"""Arithmetic: add, sub, mul, div, pow, neg, absolute; also behind Variable's operators.
+
+Two array operands broadcast against each other as in NumPy and must share a dtype. A Python
+or NumPy scalar operand is a constant cast to the other operand's dtype, so ``x * 2.0`` keeps
+``x``'s precision.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy
+
+from framework import backend
+from framework.function_node import FunctionNode
+from framework.utils import type_check
+from framework.variable import Variable, as_array
+
+
+def _is_constant(x) -> bool:
+    return isinstance(x, (numbers.Number, numpy.generic)) and not isinstance(x, bool)
+
+
+def _check_operand(fname, name, x):
+    if not isinstance(x, Variable) and not backend.is_array(x):
+        raise TypeError(f'{fname}: {name} must be a Variable, an array or a scalar, '
+                        f'but got {type(x).__name__}')
+
+
+def _check_pair(fname, lhs, rhs):
+    _check_operand(fname, 'lhs', lhs)
+    _check_operand(fname, 'rhs', rhs)
+    a, b = as_array(lhs), as_array(rhs)
+    type_check.expect_same_dtype(fname, ('lhs', 'rhs'), (a, b))
+    type_check.expect_broadcastable(fname, ('lhs', 'rhs'), (a, b))
+
+
+def _const(value, like):
+    """``value`` as a scalar of ``like``'s dtype."""
+    return as_array(like).dtype.type(value)
+
+
+def _sum_to(gy, shape):
+    if gy.shape == shape:
+        return gy
+    from framework.functions.math.sum import sum_to
+    return sum_to(gy, shape)
+
+
+class Add(FunctionNode):
+
+    def forward(self, inputs):
+        y = inputs[0] + inputs[1]
+        for x in inputs[2:]:
+            y = y + x
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(_sum_to(gy, self.inputs[i].shape) for i in indexes)
+
+
+class AddConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        return inputs[0] + self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+
+class Sub(FunctionNode):
+
+    def forward(self, inputs):
+        return inputs[0] - inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple(_sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes)
+
+
+class SubFromConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        return self.value - inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class Mul(FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return inputs[0] * inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        other = {0: x1, 1: x0}
+        return tuple(_sum_to(gy * other[i], self.inputs[i].shape) for i in indexes)
+
+
+class MulConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        return inputs[0] * self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.value,
+
+
+class Div(FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        return inputs[0] / inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx0 = gy / x1
+        ret = []
+        if 0 in indexes:
+            ret.append(_sum_to(gx0, self.inputs[0].shape))
+        if 1 in indexes:
+            ret.append(_sum_to(-gx0 * x0 / x1, self.inputs[1].shape))
+        return tuple(ret)
+
+
+class DivFromConstant(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return self.value / inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * (-self.value) / (x * x),
+
+
+class Neg(FunctionNode):
+
+    def forward(self, inputs):
+        return -inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class Absolute(FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return abs(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        xp = backend.get_array_module(x)
+        return grad_outputs[0] * xp.sign(x.array),
+
+
+class Pow(FunctionNode):
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        return inputs[0] ** inputs[1],
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(_sum_to(gy * x1 * x0 ** (x1 - 1), self.inputs[0].shape))
+        if 1 in indexes:
+            from framework.functions.math.exponential import log
+            ret.append(_sum_to(gy * y * log(x0), self.inputs[1].shape))
+        return tuple(ret)
+
+
+class PowVarConst(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return inputs[0] ** self.value,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        c = self.value
+        if c == 1:
+            return gy,
+        if c == 2:
+            return gy * (x * c),
+        return gy * (x ** (c - 1) * c),
+
+
+class PowConstVar(FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return self.value ** inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * y * y.dtype.type(numpy.log(self.value)),
+
+
+def add(*xs) -> Variable:
+    """Element-wise sum of the inputs, broadcast together.
+
+    Args:
+        xs: Variables or arrays of one dtype; in a pair, one may be a scalar.
+
+    Returns:
+        Variable: ``xs[0] + xs[1] + ...``.
+    """
+    if len(xs) < 2:
+        raise ValueError(f'add: at least two inputs are needed, but got {len(xs)}')
+    if len(xs) == 2:
+        lhs, rhs = xs
+        if _is_constant(rhs):
+            _check_operand('add', 'lhs', lhs)
+            return AddConstant(_const(rhs, lhs)).apply((lhs,))[0]
+        if _is_constant(lhs):
+            _check_operand('add', 'rhs', rhs)
+            return AddConstant(_const(lhs, rhs)).apply((rhs,))[0]
+        _check_pair('add', lhs, rhs)
+        return Add().apply((lhs, rhs))[0]
+    for i, x in enumerate(xs):
+        _check_operand('add', f'xs[{i}]', x)
+    arrays = [as_array(x) for x in xs]
+    names = [f'xs[{i}]' for i in range(len(xs))]
+    type_check.expect_same_dtype('add', names, arrays)
+    type_check.expect_broadcastable('add', names, arrays)
+    return Add().apply(xs)[0]
+
+
+def sub(lhs, rhs) -> Variable:
+    """Element-wise difference ``lhs - rhs``, broadcast; either side may be a scalar."""
+    if _is_constant(rhs):
+        _check_operand('sub', 'lhs', lhs)
+        return AddConstant(_const(-rhs, lhs)).apply((lhs,))[0]
+    if _is_constant(lhs):
+        _check_operand('sub', 'rhs', rhs)
+        return SubFromConstant(_const(lhs, rhs)).apply((rhs,))[0]
+    _check_pair('sub', lhs, rhs)
+    return Sub().apply((lhs, rhs))[0]
+
+
+def mul(lhs, rhs) -> Variable:
+    """Element-wise product ``lhs * rhs``, broadcast; either side may be a scalar."""
+    if _is_constant(rhs):
+        _check_operand('mul', 'lhs', lhs)
+        return MulConstant(_const(rhs, lhs)).apply((lhs,))[0]
+    if _is_constant(lhs):
+        _check_operand('mul', 'rhs', rhs)
+        return MulConstant(_const(lhs, rhs)).apply((rhs,))[0]
+    _check_pair('mul', lhs, rhs)
+    return Mul().apply((lhs, rhs))[0]
+
+
+def div(lhs, rhs) -> Variable:
+    """Element-wise quotient ``lhs / rhs``, broadcast; either side may be a scalar."""
+    if _is_constant(rhs):
+        _check_operand('div', 'lhs', lhs)
+        return MulConstant(_const(1.0 / rhs, lhs)).apply((lhs,))[0]
+    if _is_constant(lhs):
+        _check_operand('div', 'rhs', rhs)
+        return DivFromConstant(_const(lhs, rhs)).apply((rhs,))[0]
+    _check_pair('div', lhs, rhs)
+    return Div().apply((lhs, rhs))[0]
+
+
+def pow(lhs, rhs) -> Variable:
+    """Element-wise power ``lhs ** rhs``, broadcast; either side may be a scalar."""
+    if _is_constant(rhs):
+        _check_operand('pow', 'lhs', lhs)
+        return PowVarConst(_const(rhs, lhs)).apply((lhs,))[0]
+    if _is_constant(lhs):
+        _check_operand('pow', 'rhs', rhs)
+        return PowConstVar(_const(lhs, rhs)).apply((rhs,))[0]
+    _check_pair('pow', lhs, rhs)
+    return Pow().apply((lhs, rhs))[0]
+
+
+def neg(x) -> Variable:
+    """Element-wise negation ``-x``."""
+    _check_operand('neg', 'x', x)
+    return Neg().apply((x,))[0]
+
+
+def absolute(x) -> Variable:
+    """Element-wise absolute value; its gradient at 0 is 0."""
+    _check_operand('absolute', 'x', x)
+    return Absolute().apply((x,))[0]

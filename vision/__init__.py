@@ -1,0 +1,1 @@
+"""The model zoo: classification, detection and segmentation models behind one API."""
