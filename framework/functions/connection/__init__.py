@@ -1,0 +1,3 @@
+"""Connection functions: linear maps (and, later, convolutions)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Evaluation functions (accuracies); they have no gradient."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Noise injection functions (dropout)."""
+
+__all__ = []
