@@ -158,7 +158,7 @@ def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, los
                              'to the gradient to propagate.')
         gy = Variable(var.xp.ones_like(var.array), requires_grad=False)
     if loss_scale is not None:
-        gy = Variable(gy.array * gy.array.dtype.type(loss_scale), requires_grad=False)
+        gy = _scaled(gy, loss_scale)
     if retain_graph is None:
         retain_graph = enable_double_backprop
 
@@ -242,7 +242,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad: bool = 
                                  'entry (only single-element outputs default to 1)')
             gy = Variable(y.xp.ones_like(y.array), requires_grad=False)
         if loss_scale is not None:
-            gy = Variable(gy.array * gy.array.dtype.type(loss_scale), requires_grad=False)
+            gy = _scaled(gy, loss_scale)
         seeds.append(gy)
 
     out_nodes = [y.node for y in outputs]
@@ -265,7 +265,15 @@ def _add(a, b, double_backprop):
     if double_backprop:
         from framework.functions.math.basic_math import add
         return add(a, b)
-    return Variable(a.array + b.array, requires_grad=False)
+    total = a.array.copy()
+    total += b.array
+    return Variable(total, requires_grad=False)
+
+
+def _scaled(g, loss_scale):
+    scaled = g.array.copy()
+    scaled *= scaled.dtype.type(loss_scale)
+    return Variable(scaled, requires_grad=False)
 
 
 def _as_variable_list(what, xs):
