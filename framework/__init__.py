@@ -6,7 +6,7 @@ and :class:`FunctionNode` for new differentiable operations. Functions live in
 :mod:`framework.functions` (``F``), devices in :mod:`framework.backend`.
 """
 
-from framework import backend
+from framework import backend, random
 from framework._backprop import grad
 from framework.config import (
     config,
@@ -20,5 +20,5 @@ from framework.variable import Variable, VariableNode, as_array, as_variable
 
 __all__ = [
     'FunctionNode', 'Variable', 'VariableNode', 'as_array', 'as_variable', 'backend', 'config',
-    'force_backprop_mode', 'global_config', 'grad', 'no_backprop_mode', 'using_config',
+    'force_backprop_mode', 'global_config', 'grad', 'no_backprop_mode', 'random', 'using_config',
 ]

@@ -119,7 +119,8 @@ def _traverse(out_nodes, seeds, wanted, retain_grad, double_backprop, retain_gra
                     var = None if y is None else y.get_variable_or_none()
                     if var is not None:
                         var._grad_var = gy
-            target = tuple(i for i, x in enumerate(func.inputs) if x.requires_grad and wanted(x))
+            target = tuple(i for i, x in enumerate(func.inputs)
+                           if x.requires_grad and _differentiable(x) and wanted(x))
             if target and any(gy is not None for gy in gys):
                 device = backend.get_device_from_array(*(gy.array for gy in gys if gy is not None))
                 with backend.using_device(device):
@@ -177,6 +178,11 @@ def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, los
 
 def _always(node):
     return True
+
+
+def _differentiable(node):
+    """Only floating-point variables have gradients (integer labels and indices do not)."""
+    return node.dtype is None or node.dtype.kind == 'f'
 
 
 def _nodes_reaching(out_nodes, input_nodes):

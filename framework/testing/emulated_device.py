@@ -28,7 +28,9 @@ class EmulatedArray(numpy.ndarray):
     """An array of the emulated device."""
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        _reject_host_arrays(ufunc.__name__, inputs, kwargs.get('out', ()))
+        # NumPy hands a host scalar on the left of an operator over as a 0-d array.
+        scalars_as_arrays = tuple(x for x in inputs if not (_is_host_array(x) and x.ndim == 0))
+        _reject_host_arrays(ufunc.__name__, scalars_as_arrays, kwargs.get('out', ()))
         result = getattr(ufunc, method)(*_to_plain(inputs), **_to_plain(kwargs))
         return _to_device(result)
 

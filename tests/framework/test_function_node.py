@@ -177,6 +177,7 @@ def test_backward_only_computes_requested_gradients():
     assert seen == [(1,)]
 
 
+@pytest.mark.filterwarnings('ignore:invalid value encountered in log:RuntimeWarning')
 def test_debug_mode_detects_nan():
     from framework import using_config
     with using_config('debug', True):

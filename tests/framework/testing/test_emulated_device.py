@@ -62,3 +62,8 @@ def test_device_send_copies():
     e[0] = 7
     assert host[0] == 0
     assert EmulatedDevice().send(e) is e
+
+
+def test_host_scalar_on_the_left_of_a_comparison():
+    e = xp.ones(3, numpy.float16)
+    assert isinstance(numpy.float16(0.5) <= e, EmulatedArray)
