@@ -1,3 +1,5 @@
 """Connection functions: linear maps (and, later, convolutions)."""
 
-__all__ = []
+from framework.functions.connection.linear import linear
+
+__all__ = ['linear']

@@ -2,7 +2,9 @@
 
 Two array operands broadcast against each other as in NumPy and must share a dtype. A Python
 or NumPy scalar operand is a constant cast to the other operand's dtype, so ``x * 2.0`` keeps
-``x``'s precision.
+``x``'s precision. As in Chainer, ``add``, ``sub``, ``neg`` and the product of an array with a
+scalar accept integer arrays too; ``mul``, ``div`` and ``pow`` of two arrays, a scalar divided by
+or raised to an array, an array raised to a scalar, and ``absolute`` need floating-point ones.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import numpy
 from framework import backend
 from framework.function_node import FunctionNode
 from framework.utils import type_check
-from framework.variable import Variable, as_array
+from framework.variable import Variable, as_array, as_variable
 
 
 def _is_constant(x) -> bool:
-    return isinstance(x, (numbers.Number, numpy.generic)) and not isinstance(x, bool)
+    return isinstance(x, (numbers.Number, numpy.generic))
 
 
 def _check_operand(fname, name, x):
@@ -27,12 +29,29 @@ def _check_operand(fname, name, x):
                         f'but got {type(x).__name__}')
 
 
-def _check_pair(fname, lhs, rhs):
+def _check_float(fname, name, x):
+    _check_operand(fname, name, x)
+    type_check.expect_dtype_kind(fname, name, as_array(x), 'f')
+
+
+def _check_pair(fname, lhs, rhs, float_only=False):
+    """Checks two array operands and returns them, a plain array cast to the other's dtype.
+
+    As in Chainer, an array (not a Variable) operand is a constant that takes the dtype of the
+    other operand; two Variables must share their dtype.
+    """
     _check_operand(fname, 'lhs', lhs)
     _check_operand(fname, 'rhs', rhs)
+    if not isinstance(rhs, Variable):
+        rhs = rhs.astype(as_array(lhs).dtype, copy=False)
+    elif not isinstance(lhs, Variable):
+        lhs = lhs.astype(rhs.dtype, copy=False)
     a, b = as_array(lhs), as_array(rhs)
+    if float_only:
+        type_check.expect_dtype_kind(fname, 'lhs', a, 'f')
     type_check.expect_same_dtype(fname, ('lhs', 'rhs'), (a, b))
     type_check.expect_broadcastable(fname, ('lhs', 'rhs'), (a, b))
+    return lhs, rhs
 
 
 def _const(value, like):
@@ -230,13 +249,17 @@ def add(*xs) -> Variable:
     """Element-wise sum of the inputs, broadcast together.
 
     Args:
-        xs: Variables or arrays of one dtype; in a pair, one may be a scalar.
+        xs: Variables or arrays of one dtype; in a pair, one may be a scalar, and an array
+            paired with a Variable is cast to the Variable's dtype.
 
     Returns:
         Variable: ``xs[0] + xs[1] + ...``.
     """
-    if len(xs) < 2:
-        raise ValueError(f'add: at least two inputs are needed, but got {len(xs)}')
+    if not xs:
+        raise ValueError('add: at least one input is needed')
+    if len(xs) == 1:
+        _check_operand('add', 'xs[0]', xs[0])
+        return as_variable(xs[0])
     if len(xs) == 2:
         lhs, rhs = xs
         if _is_constant(rhs):
@@ -245,10 +268,12 @@ def add(*xs) -> Variable:
         if _is_constant(lhs):
             _check_operand('add', 'rhs', rhs)
             return AddConstant(_const(lhs, rhs)).apply((rhs,))[0]
-        _check_pair('add', lhs, rhs)
+        lhs, rhs = _check_pair('add', lhs, rhs)
         return Add().apply((lhs, rhs))[0]
     for i, x in enumerate(xs):
-        _check_operand('add', f'xs[{i}]', x)
+        if not isinstance(x, Variable) and not backend.is_array(x):
+            raise TypeError(f'add: xs[{i}] must be a Variable or an array, '
+                            f'but got {type(x).__name__}')
     arrays = [as_array(x) for x in xs]
     names = [f'xs[{i}]' for i in range(len(xs))]
     type_check.expect_same_dtype('add', names, arrays)
@@ -264,7 +289,7 @@ def sub(lhs, rhs) -> Variable:
     if _is_constant(lhs):
         _check_operand('sub', 'rhs', rhs)
         return SubFromConstant(_const(lhs, rhs)).apply((rhs,))[0]
-    _check_pair('sub', lhs, rhs)
+    lhs, rhs = _check_pair('sub', lhs, rhs)
     return Sub().apply((lhs, rhs))[0]
 
 
@@ -276,7 +301,7 @@ def mul(lhs, rhs) -> Variable:
     if _is_constant(lhs):
         _check_operand('mul', 'rhs', rhs)
         return MulConstant(_const(lhs, rhs)).apply((rhs,))[0]
-    _check_pair('mul', lhs, rhs)
+    lhs, rhs = _check_pair('mul', lhs, rhs, float_only=True)
     return Mul().apply((lhs, rhs))[0]
 
 
@@ -286,21 +311,21 @@ def div(lhs, rhs) -> Variable:
         _check_operand('div', 'lhs', lhs)
         return MulConstant(_const(1.0 / rhs, lhs)).apply((lhs,))[0]
     if _is_constant(lhs):
-        _check_operand('div', 'rhs', rhs)
+        _check_float('div', 'rhs', rhs)
         return DivFromConstant(_const(lhs, rhs)).apply((rhs,))[0]
-    _check_pair('div', lhs, rhs)
+    lhs, rhs = _check_pair('div', lhs, rhs, float_only=True)
     return Div().apply((lhs, rhs))[0]
 
 
 def pow(lhs, rhs) -> Variable:
     """Element-wise power ``lhs ** rhs``, broadcast; either side may be a scalar."""
     if _is_constant(rhs):
-        _check_operand('pow', 'lhs', lhs)
+        _check_float('pow', 'lhs', lhs)
         return PowVarConst(_const(rhs, lhs)).apply((lhs,))[0]
     if _is_constant(lhs):
-        _check_operand('pow', 'rhs', rhs)
+        _check_float('pow', 'rhs', rhs)
         return PowConstVar(_const(lhs, rhs)).apply((rhs,))[0]
-    _check_pair('pow', lhs, rhs)
+    lhs, rhs = _check_pair('pow', lhs, rhs, float_only=True)
     return Pow().apply((lhs, rhs))[0]
 
 
@@ -312,5 +337,5 @@ def neg(x) -> Variable:
 
 def absolute(x) -> Variable:
     """Element-wise absolute value; its gradient at 0 is 0."""
-    _check_operand('absolute', 'x', x)
+    _check_float('absolute', 'x', x)
     return Absolute().apply((x,))[0]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from framework.function_node import FunctionNode
-from framework.utils import type_check
+from framework.functions._inputs import float_input
+from framework.functions.math._reduction import broadcast_over_axes, normalize_axis_argument
 from framework.variable import Variable, as_array
 
 
@@ -18,32 +19,22 @@ class Sum(FunctionNode):
         return x.sum(axis=self.axis, keepdims=self.keepdims),
 
     def backward(self, indexes, grad_outputs):
-        from framework.functions.array.broadcast import broadcast_to
-        from framework.functions.array.reshape import reshape
-        gy, = grad_outputs
-        shape = self.inputs[0].shape
-        if not self.keepdims:
-            axes = range(len(shape)) if self.axis is None else self.axis
-            kept = list(shape)
-            for a in axes:
-                kept[a] = 1
-            gy = reshape(gy, tuple(kept))
-        return broadcast_to(gy, shape),
+        return broadcast_over_axes(grad_outputs[0], self.inputs[0].shape, self.axis),
 
 
 def sum(x, axis=None, keepdims: bool = False) -> Variable:
     """Sum of the elements over the given axes.
 
     Args:
-        x (Variable or array): the input.
+        x (Variable or array): a floating-point input.
         axis (None, int or tuple of int): the axes to sum over; None for all.
         keepdims (bool): keep the summed axes as axes of length 1.
 
     Returns:
-        Variable: the sums.
+        Variable: the sums, of the dtype of ``x``.
     """
-    x_array = as_array(x)
-    axis = type_check.normalize_axes('sum', axis, x_array.ndim)
+    x_array = float_input('sum', 'x', x)
+    axis = normalize_axis_argument('sum', axis, x_array.ndim)
     return Sum(axis, keepdims).apply((x,))[0]
 
 
@@ -78,11 +69,13 @@ def sum_to(x, shape) -> Variable:
         shape (tuple of int): the shape to sum to; ``x.shape`` must be broadcastable from it.
 
     Returns:
-        Variable: of shape ``shape``.
+        Variable: of shape ``shape``; ``x`` itself (as a Variable) when it has that shape.
     """
     shape = tuple(shape)
     x_shape = as_array(x).shape
     lead = len(x_shape) - len(shape)
     if lead < 0 or any(s not in (1, t) for s, t in zip(shape, x_shape[lead:])):
         raise ValueError(f'sum_to: shape {shape} must broadcast to the shape of x {x_shape}')
+    if x_shape == shape:
+        return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
     return SumTo(shape).apply((x,))[0]
