@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from framework import backend
 from framework.function_node import FunctionNode
+from framework.functions._inputs import array_input
+from framework.functions.array.reshape import _as_shape
 from framework.utils import type_check
 from framework.variable import Variable, as_array
 
@@ -33,12 +35,13 @@ def broadcast_to(x, shape) -> Variable:
     Returns:
         Variable: a read-only broadcast view of shape ``shape``.
     """
-    shape = tuple(int(s) for s in shape)
-    x_shape = as_array(x).shape
+    shape = _as_shape('broadcast_to', shape)
+    x_shape = array_input('broadcast_to', 'x', x).shape
     if x_shape == shape:
         return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
     lead = len(shape) - len(x_shape)
-    if lead < 0 or any(s not in (1, t) for s, t in zip(x_shape, shape[lead:])):
+    if lead < 0 or any(s < 0 for s in shape) or any(
+            s not in (1, t) for s, t in zip(x_shape, shape[lead:])):
         raise ValueError(f'broadcast_to: x of shape {x_shape} cannot be broadcast to {shape}')
     return BroadcastTo(shape).apply((x,))[0]
 
