@@ -1,0 +1,58 @@
+"""Parametric rectified linear unit."""
+
+from __future__ import annotations
+
+from framework import backend
+from framework.function_node import FunctionNode
+from framework.functions._inputs import float_input
+from framework.functions.activation._utils import (
+    channel_param,
+    channel_reduce_axes,
+    channel_shape,
+)
+from framework.functions.array.reshape import reshape
+from framework.functions.math.sum import sum as _sum
+from framework.variable import Variable
+
+
+class PReLU(FunctionNode):
+    """``x`` where ``x >= 0``, ``W * x`` elsewhere (the gradient at 0 is that of ``x``)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, W = inputs
+        xp = backend.get_array_module(x)
+        return xp.where(x >= 0, x, x * W.reshape(channel_shape(W.shape, x.ndim))),
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        negative = (x.array < 0).astype(x.dtype)
+        ret = []
+        if 0 in indexes:
+            W_b = reshape(W, channel_shape(W.shape, x.ndim))
+            ret.append(gy * (W_b * negative + (1 - negative)))
+        if 1 in indexes:
+            ret.append(_sum(gy * x * negative, axis=channel_reduce_axes(W.ndim, x.ndim)))
+        return tuple(ret)
+
+
+def prelu(x, W) -> Variable:
+    """Parametric ReLU function.
+
+    .. math:: f(x_i) = x_i \\ (x_i \\ge 0), \\quad W_i x_i \\ (x_i < 0).
+
+    ``W`` is shared along the minibatch axis and the trailing axes: for ``W`` of shape
+    ``(2, 3)``, ``x`` has shape ``(B, 2, 3, S_1, ..., S_N)``.
+
+    Args:
+        x (Variable or array): a float array whose first axis is the minibatch.
+        W (Variable or array): the slopes, of the dtype of ``x`` and of shape
+            ``x.shape[1:1 + W.ndim]``.
+
+    Returns:
+        Variable: of the shape and dtype of ``x``.
+    """
+    float_input('prelu', 'x', x)
+    channel_param('prelu', x, W, 'W')
+    return PReLU().apply((x, W))[0]
