@@ -1,3 +1,5 @@
 """Noise injection functions (dropout)."""
 
-__all__ = []
+from framework.functions.noise.dropout import dropout
+
+__all__ = ['dropout']
