@@ -1,0 +1,29 @@
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-quick lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# The main job: until the zoo has a model, train a small network with the framework.
+demo: $(STAMP)
+	$(BIN)/python scripts/train_toy_classifier.py
+
+# Lint and the whole test suite, on every core.
+test: lint
+	$(BIN)/pytest -n auto -q
+
+# The quick subset: everything not marked slow.
+test-quick: lint
+	$(BIN)/pytest -n auto -q -m 'not slow'
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) *.egg-info
