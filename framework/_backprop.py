@@ -12,6 +12,8 @@ from __future__ import annotations
 import heapq
 import itertools
 
+import numpy
+
 from framework import backend
 from framework.config import using_config
 from framework.variable import Variable, VariableNode
@@ -42,8 +44,8 @@ class _GradTable:
         if self._double_backprop:
             from framework.functions.math.basic_math import add
             return add(*grads)
-        total = grads[0].array.copy()
-        for g in grads[1:]:
+        total = _as_array(grads[0].array + grads[1].array)
+        for g in grads[2:]:
             total += g.array
         return Variable(total, requires_grad=False)
 
@@ -271,9 +273,12 @@ def _add(a, b, double_backprop):
     if double_backprop:
         from framework.functions.math.basic_math import add
         return add(a, b)
-    total = a.array.copy()
-    total += b.array
-    return Variable(total, requires_grad=False)
+    return Variable(_as_array(a.array + b.array), requires_grad=False)
+
+
+def _as_array(x):
+    """NumPy turns 0-dimensional results into scalars; turn them back into arrays."""
+    return numpy.asarray(x) if isinstance(x, numpy.generic) else x
 
 
 def _scaled(g, loss_scale):

@@ -156,6 +156,7 @@ class GpuDevice(Device):
 
 
 _device_types: list[type[Device]] = [CpuDevice, GpuDevice]
+_CPU = CpuDevice()
 
 
 def register_device_type(device_type: type[Device]) -> None:
@@ -311,6 +312,8 @@ def same_device(fname: str, arrays: Iterable, names: Iterable[str] | None = None
         ValueError: naming ``fname``, the offending argument and both devices.
     """
     arrays = list(arrays)
+    if all(type(a) is numpy.ndarray for a in arrays):
+        return _CPU
     names = list(names) if names is not None else [f'input {i}' for i in range(len(arrays))]
     device = None
     first = None
@@ -323,4 +326,4 @@ def same_device(fname: str, arrays: Iterable, names: Iterable[str] | None = None
         elif d != device:
             raise ValueError(f'{fname}: all inputs must be on one device, but {first} is on '
                              f'{device} and {name} is on {d}; move them with to_device first')
-    return device if device is not None else CpuDevice()
+    return device if device is not None else _CPU

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+_MISSING = object()
+
 
 class GlobalConfig:
     """Process-wide defaults."""
@@ -36,14 +38,13 @@ class LocalConfig:
         super().__setattr__('_local', threading.local())
 
     def __getattr__(self, name):
-        try:
-            return getattr(self._local, name)
-        except AttributeError:
-            pass
-        try:
-            return getattr(self._global, name)
-        except AttributeError:
-            raise AttributeError(f'framework.config has no entry {name!r}') from None
+        # Looked up on every function application: dictionary reads, no exceptions.
+        value = self._local.__dict__.get(name, _MISSING)
+        if value is _MISSING:
+            value = vars(self._global).get(name, _MISSING)
+            if value is _MISSING:
+                raise AttributeError(f'framework.config has no entry {name!r}')
+        return value
 
     def __setattr__(self, name, value):
         setattr(self._local, name, value)
@@ -60,8 +61,6 @@ class LocalConfig:
 
 global_config = GlobalConfig()
 config = LocalConfig(global_config)
-
-_MISSING = object()
 
 
 @contextlib.contextmanager

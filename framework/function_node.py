@@ -55,13 +55,14 @@ class FunctionNode:
         Returns:
             tuple of Variable: the outputs.
         """
+        # This runs for every operation: list comprehensions, no generator expressions.
         input_vars = [x if isinstance(x, Variable) else _as_input_variable(self, i, x)
                       for i, x in enumerate(inputs)]
-        in_data = tuple(x._array for x in input_vars)
+        in_data = tuple([x._array for x in input_vars])
         device = backend.same_device(self.label, in_data)
         if config.type_check:
             self.check_type_forward(in_data)
-        requires_grad = any(x._requires_grad for x in input_vars)
+        requires_grad = any([x._requires_grad for x in input_vars])
 
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
@@ -69,24 +70,25 @@ class FunctionNode:
         if not isinstance(outputs, tuple):
             raise TypeError(f'{self.label}.forward must return a tuple of arrays, '
                             f'got {type(outputs).__name__}')
-        outputs = tuple(_force_array(self, y, device) for y in outputs)
+        outputs = tuple([_force_array(self, y, device) for y in outputs])
         if config.debug:
             _check_nan(self, outputs)
 
         if not (requires_grad and config.enable_backprop):
-            return tuple(Variable(y, requires_grad=requires_grad) for y in outputs)
+            return tuple([Variable(y, requires_grad=requires_grad) for y in outputs])
 
-        self.rank = max((x._node.rank for x in input_vars), default=0)
-        self.inputs = tuple(x._node for x in input_vars)
-        ret = tuple(Variable(y, requires_grad=True) for y in outputs)
+        self.rank = max([x._node.rank for x in input_vars], default=0)
+        self.inputs = tuple([x._node for x in input_vars])
+        ret = tuple([Variable(y, requires_grad=True) for y in outputs])
         for y in ret:
             y._node.set_creator_node(self)
-        self.outputs = tuple(weakref.ref(y._node) for y in ret)
+        self.outputs = tuple([weakref.ref(y._node) for y in ret])
         if self._input_indexes_to_retain is not None:
-            self._retained_input_data = tuple(in_data[i] for i in self._input_indexes_to_retain)
+            self._retained_input_data = tuple([in_data[i]
+                                               for i in self._input_indexes_to_retain])
         if self._output_indexes_to_retain is not None:
-            self._retained_output_data = tuple(outputs[i]
-                                               for i in self._output_indexes_to_retain)
+            self._retained_output_data = tuple([outputs[i]
+                                                for i in self._output_indexes_to_retain])
         return ret
 
     def check_type_forward(self, in_data: tuple) -> None:
@@ -198,6 +200,8 @@ def _as_input_variable(func, index, x):
 
 
 def _force_array(func, y, device):
+    if type(y) is numpy.ndarray:
+        return y
     if isinstance(y, numpy.generic):
         y = device.xp.asarray(y)
     if not backend.is_array(y):
