@@ -59,8 +59,7 @@ class VariableNode:
         """A short description: shape and dtype."""
         if self.shape is None:
             return 'None'
-        shape = '()' if self.shape == () else str(self.shape)
-        return f'{shape}, {self.dtype}'
+        return f'({", ".join(map(str, self.shape))}), {self.dtype}'
 
     def unchain(self) -> None:
         """Forgets the creator: this node becomes a leaf."""
@@ -183,7 +182,10 @@ class Variable:
         return f'variable({body}{name})'
 
     def __str__(self):
-        return str(self._array) if self._array is not None else 'None'
+        if self._array is None:
+            return 'variable(None)'
+        body = numpy.array2string(backend.to_cpu(self._array), prefix='variable(')
+        return f'variable({body})'
 
     # --- the graph -----------------------------------------------------------------------
 
@@ -252,6 +254,24 @@ class Variable:
         if g is not None:
             _check_gradient(self, g.array, 'grad')
         self._grad_var = g
+
+    def addgrad(self, var: Variable) -> None:
+        """Adds the gradient of ``var`` (from any device) to this variable's gradient."""
+        if var.grad is None:
+            return
+        g = backend.get_device_from_array(self._array).send(var.grad)
+        if self._grad_var is None:
+            self.grad = g.copy()
+        else:
+            self._grad_var.array += g
+
+    def copydata(self, var: Variable) -> None:
+        """Copies the array of ``var`` (from any device) into this variable's array, in place."""
+        src = backend.get_device_from_array(self._array).send(var.array)
+        if src.shape != self._array.shape:
+            raise ValueError(f'copydata: the source has shape {src.shape}, but this variable '
+                             f'has shape {self._array.shape}')
+        self._array[...] = src
 
     def cleargrad(self) -> None:
         """Sets the gradient to None (the next backward writes a fresh one)."""

@@ -21,6 +21,9 @@ def test_attributes():
     assert v.grad is None and v.grad_var is None
     assert v.xp is numpy
     assert v.label == '(2, 3), float32'
+    assert Variable(numpy.ones(3, numpy.float32)).label == '(3), float32'
+    assert Variable(numpy.array(1.0)).label == '(), float64'
+    assert str(Variable(numpy.ones(3, numpy.float32))) == 'variable([1. 1. 1.])'
     assert 'name=' in repr(v) and repr(v).startswith('variable([[0., 1., 2.]')
 
 
@@ -134,3 +137,15 @@ def test_to_device_moves_grad_too():
     v.to_device('@emulated')
     assert v.device == devices()[1]
     assert v.grad_var.device == devices()[1]
+
+
+def test_addgrad_and_copydata_across_devices():
+    a = Variable(numpy.zeros(3))
+    b = Variable(devices()[1].send(numpy.arange(3.0)), grad=devices()[1].send(numpy.ones(3)))
+    a.addgrad(b)
+    a.addgrad(b)
+    numpy.testing.assert_array_equal(a.grad, [2.0, 2.0, 2.0])
+    a.copydata(b)
+    numpy.testing.assert_array_equal(a.array, [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match='copydata: the source has shape'):
+        a.copydata(Variable(numpy.zeros(4)))

@@ -33,11 +33,20 @@ class GetItemGrad(FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self.in_shape, gy.dtype)
-        xp.add.at(gx, self.slices, gy)
+        if _is_basic(self.slices):
+            gx[self.slices] = gy  # a view selects each element once: no need to add up
+        else:
+            xp.add.at(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):
         return GetItem(self.slices).apply(grad_outputs)
+
+
+def _is_basic(slices: tuple) -> bool:
+    """Whether the index is basic (ints, slices, Ellipsis, None): a view, no repeats."""
+    return all(s is None or s is Ellipsis or isinstance(s, (int, slice)) and not isinstance(
+        s, bool) for s in slices)
 
 
 def _normalize_slices(slices, device) -> tuple:
