@@ -1,0 +1,68 @@
+import itertools
+
+import numpy
+import pytest
+
+from framework.testing import devices
+from framework.utils import conv
+
+
+@pytest.mark.parametrize('size, k, s, p, cover_all, d, expected', [
+    (5, 3, 1, 0, False, 1, 3), (5, 3, 2, 1, False, 1, 3), (6, 3, 2, 0, False, 1, 2),
+    (6, 3, 2, 0, True, 1, 3), (7, 3, 1, 2, False, 2, 7), (4, 2, 2, 0, False, 1, 2),
+])
+def test_get_conv_outsize(size, k, s, p, cover_all, d, expected):
+    assert conv.get_conv_outsize(size, k, s, p, cover_all, d) == expected
+
+
+@pytest.mark.parametrize('size, k, s, p, d', [(3, 3, 1, 0, 1), (3, 3, 2, 1, 1), (4, 2, 2, 0, 1),
+                                              (5, 3, 1, 2, 2)])
+def test_deconv_outsize_inverts_conv_outsize(size, k, s, p, d):
+    out = conv.get_deconv_outsize(size, k, s, p, d=d)
+    assert conv.get_conv_outsize(out, k, s, p, d=d) == size
+
+
+def _reference_im2col(x, ksize, stride, pad, pad_value, cover_all, dilate):
+    n_spatial = x.ndim - 2
+    out = [conv.get_conv_outsize(x.shape[2 + i], ksize[i], stride[i], pad[i], cover_all,
+                                 dilate[i]) for i in range(n_spatial)]
+    padded = numpy.full(x.shape[:2] + tuple(x.shape[2 + i] + 2 * pad[i] + stride[i]
+                                            for i in range(n_spatial)), pad_value, x.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in
+                                              zip(pad, x.shape[2:]))] = x
+    col = numpy.empty(x.shape[:2] + tuple(ksize) + tuple(out), x.dtype)
+    for k in itertools.product(*(range(v) for v in ksize)):
+        for o in itertools.product(*(range(v) for v in out)):
+            src = tuple(oi * si + ki * di for oi, si, ki, di in zip(o, stride, k, dilate))
+            col[(slice(None), slice(None)) + k + o] = padded[(slice(None), slice(None)) + src]
+    return col
+
+
+CASES = [((2, 3, 6, 7), (3, 2), (1, 2), (1, 0), False, (1, 1)),
+         ((1, 2, 7, 5), (3, 3), (2, 2), (1, 1), True, (1, 1)),
+         ((1, 2, 9, 8), (3, 2), (1, 1), (2, 1), False, (2, 3)),
+         ((2, 2, 8), (3,), (2,), (1,), False, (1,)),
+         ((1, 2, 4, 5, 6), (2, 3, 2), (1, 2, 2), (0, 1, 1), True, (1, 1, 2))]
+
+
+@pytest.mark.parametrize('shape, ksize, stride, pad, cover_all, dilate', CASES)
+@pytest.mark.parametrize('device', devices(), ids=str)
+def test_im2col_matches_reference(shape, ksize, stride, pad, cover_all, dilate, device):
+    x = numpy.random.RandomState(0).uniform(-1, 1, shape).astype(numpy.float32)
+    col = conv.im2col(device.send(x), ksize, stride, pad, -3.0, cover_all, dilate)
+    expected = _reference_im2col(x, ksize, stride, pad, -3.0, cover_all, dilate)
+    numpy.testing.assert_array_equal(device.send(col).view(numpy.ndarray), expected)
+
+
+@pytest.mark.parametrize('shape, ksize, stride, pad, cover_all, dilate', CASES)
+@pytest.mark.parametrize('device', devices(), ids=str)
+def test_col2im_is_the_adjoint_of_im2col(shape, ksize, stride, pad, cover_all, dilate, device):
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-1, 1, shape)
+    col = conv.im2col(device.send(x), ksize, stride, pad, 0.0, cover_all, dilate)
+    g = rng.uniform(-1, 1, col.shape)
+    img = conv.col2im(device.send(g), stride, pad, shape[2:], dilate)
+    assert img.shape == shape
+    lhs = float((col.view(numpy.ndarray) * g).sum())
+    rhs = float((x * img.view(numpy.ndarray)).sum())
+    assert lhs == pytest.approx(rhs)
