@@ -12,3 +12,5 @@ from framework.functions.evaluation import *
 from framework.functions.loss import *
 from framework.functions.math import *
 from framework.functions.noise import *
+from framework.functions.normalization import *
+from framework.functions.pooling import *

@@ -38,31 +38,48 @@ def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = Fals
     return s * (size - 1) + dk - 2 * p
 
 
-def as_tuple(value, n: int, name: str = 'value') -> tuple[int, ...]:
-    """``value`` (an int or a sequence of ``n`` ints) as a tuple of ``n`` ints."""
-    if isinstance(value, Sequence):
-        if len(value) != n:
-            raise ValueError(f'{name} must have {n} entries, but got {tuple(value)}')
-        return tuple(int(v) for v in value)
-    return (int(value),) * n
+def _per_axis(flag: bool | Sequence[bool], n: int) -> tuple[bool, ...]:
+    """``flag`` (a bool or one bool per axis) as a tuple of ``n`` bools."""
+    if isinstance(flag, Sequence):
+        if len(flag) != n:
+            raise ValueError(f'expected one flag per spatial axis ({n}), but got {tuple(flag)}')
+        return tuple(bool(f) for f in flag)
+    return (bool(flag),) * n
 
 
 def _end_padding(stride, pad, cover_all):
     """Padding at the end of each axis: ``pad``, plus what cover_all's last window needs."""
-    if not cover_all:
-        return tuple(pad)
-    return tuple(p + s - 1 for p, s in zip(pad, stride))
+    return tuple(p + (s - 1) * c for p, s, c in zip(pad, stride, cover_all))
+
+
+def _pad(x, before, after, value):
+    """``x`` with its spatial axes padded by ``before`` and ``after`` elements of ``value``.
+
+    ``numpy.pad`` costs about 0.1 ms of Python per call, more than the copy of a small array.
+    """
+    xp = backend.get_array_module(x)
+    shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
+    padded = xp.empty(shape, x.dtype)
+    everything = [slice(None)] * x.ndim
+    padded[tuple(everything[:2]) + tuple(slice(b, b + n) for b, n in
+                                         zip(before, x.shape[2:]))] = x
+    for axis, (b, a) in enumerate(zip(before, after), 2):
+        for border in (slice(0, b), slice(shape[axis] - a, shape[axis])):
+            if border.start < border.stop:
+                padded[tuple(everything[:axis]) + (border,)] = value
+    return padded
 
 
 def im2col(x, ksize: Sequence[int], stride: Sequence[int], pad: Sequence[int],
-           pad_value=0, cover_all: bool = False, dilate: Sequence[int] | None = None):
+           pad_value=0, cover_all: bool | Sequence[bool] = False,
+           dilate: Sequence[int] | None = None):
     """The sliding windows of a padded array, as a strided view.
 
     Args:
         x: array of shape ``(N, C, *spatial)``.
         ksize, stride, pad: one int per spatial axis.
         pad_value: the value of the padding.
-        cover_all: as in :func:`get_conv_outsize`.
+        cover_all: as in :func:`get_conv_outsize`; a bool, or one per spatial axis.
         dilate: one int per spatial axis (1 when None).
 
     Returns:
@@ -72,13 +89,12 @@ def im2col(x, ksize: Sequence[int], stride: Sequence[int], pad: Sequence[int],
     xp = backend.get_array_module(x)
     n_spatial = x.ndim - 2
     dilate = tuple(dilate) if dilate is not None else (1,) * n_spatial
+    cover_all = _per_axis(cover_all, n_spatial)
     sizes = x.shape[2:]
-    out = tuple(get_conv_outsize(size, k, s, p, cover_all, d)
-                for size, k, s, p, d in zip(sizes, ksize, stride, pad, dilate))
+    out = tuple(get_conv_outsize(size, k, s, p, c, d)
+                for size, k, s, p, c, d in zip(sizes, ksize, stride, pad, cover_all, dilate))
     end = _end_padding(stride, pad, cover_all)
-    widths = ((0, 0), (0, 0)) + tuple(zip(pad, end))
-    padded = x if not any(pad) and not any(end) else xp.pad(
-        x, widths, mode='constant', constant_values=pad_value)
+    padded = x if not any(pad) and not any(end) else _pad(x, pad, end, pad_value)
     strides = padded.strides
     window_strides = tuple(st * d for st, d in zip(strides[2:], dilate))
     out_strides = tuple(st * s for st, s in zip(strides[2:], stride))

@@ -4,6 +4,7 @@ from framework.functions.array.broadcast import broadcast, broadcast_to
 from framework.functions.array.cast import cast
 from framework.functions.array.concat import concat
 from framework.functions.array.copy import copy
+from framework.functions.array.crop import crop
 from framework.functions.array.depth2space import depth2space
 from framework.functions.array.expand_dims import expand_dims
 from framework.functions.array.flatten import flatten
@@ -12,12 +13,14 @@ from framework.functions.array.fliplr import fliplr
 from framework.functions.array.flipud import flipud
 from framework.functions.array.get_item import get_item
 from framework.functions.array.hstack import hstack
+from framework.functions.array.im2col import im2col
 from framework.functions.array.moveaxis import moveaxis
 from framework.functions.array.pad import pad
 from framework.functions.array.pad_sequence import pad_sequence
 from framework.functions.array.permutate import permutate
 from framework.functions.array.repeat import repeat
 from framework.functions.array.reshape import reshape
+from framework.functions.array.resize_images import resize_images
 from framework.functions.array.rollaxis import rollaxis
 from framework.functions.array.select_item import select_item
 from framework.functions.array.separate import separate
@@ -37,4 +40,5 @@ __all__ = [
     'pad_sequence', 'permutate', 'repeat', 'reshape', 'rollaxis', 'select_item', 'separate',
     'space2depth', 'split_axis', 'squeeze', 'stack', 'swapaxes', 'tile', 'transpose', 'vstack',
     'where',
+    'crop', 'resize_images', 'im2col',
 ]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from framework.function_node import FunctionNode
-from framework.functions._inputs import float_input
-from framework.functions.array._arguments import positive_int
+from framework.functions._inputs import float_input, positive_int
 from framework.utils import type_check
 from framework.variable import Variable
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from framework.functions._inputs import array_input
-from framework.functions.array._arguments import is_int
+from framework.functions._inputs import array_input, is_int
 from framework.functions.array.transpose import transpose
 from framework.utils import type_check
 from framework.variable import Variable

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 
 from framework import backend
 from framework.function_node import FunctionNode
-from framework.functions._inputs import array_input
-from framework.functions.array._arguments import is_int
+from framework.functions._inputs import array_input, is_int
 from framework.functions.array.concat import concat
 from framework.utils import type_check
 from framework.variable import Variable

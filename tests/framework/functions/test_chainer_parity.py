@@ -130,6 +130,41 @@ CASES = [
     ('select_item', (_u(5, 4), _labels(5, 4)), {}),
     ('where', (_u(3, 4) > 0, _u(3, 4, seed=1), _u(3, 4, seed=2)), {}),
     ('permutate', (_u(4, 3), numpy.array([2, 0, 3, 1], numpy.int32)), {'inv': True}),
+    ('convolution_2d', (_u(2, 4, 7, 6), _u(6, 2, 3, 3, seed=1), _u(6, seed=2)),
+     {'stride': 2, 'pad': 1, 'groups': 2}),
+    ('convolution_2d', (_u(1, 3, 8, 8), _u(4, 3, 3, 2, seed=1)),
+     {'stride': (1, 2), 'pad': (2, 1), 'dilate': 2, 'cover_all': True}),
+    ('deconvolution_2d', (_u(2, 4, 3, 4), _u(4, 3, 3, 3, seed=1), _u(3, seed=2)),
+     {'stride': 2, 'pad': 1, 'outsize': (6, 8)}),
+    ('depthwise_convolution_2d', (_u(2, 3, 6, 6), _u(2, 3, 3, 3, seed=1)), {'pad': 1}),
+    ('convolution_nd', (_u(2, 3, 5, 4, 6), _u(4, 3, 2, 3, 3, seed=1)), {'stride': (1, 2, 1)}),
+    ('max_pooling_2d', (_u(2, 3, 7, 6),), {'ksize': 3, 'stride': 2, 'pad': 1}),
+    ('max_pooling_2d', (_u(2, 3, 7, 6),), {'ksize': 2, 'cover_all': False}),
+    ('average_pooling_2d', (_u(2, 3, 7, 6),), {'ksize': 3, 'stride': 2, 'pad': 1}),
+    ('unpooling_2d', (_u(2, 3, 3, 4),), {'ksize': 2, 'cover_all': False}),
+    ('spatial_pyramid_pooling_2d', (_u(2, 3, 8, 8),), {'pyramid_height': 3, 'pooling': 'max'}),
+    ('fixed_batch_normalization', (_u(4, 3, 2, 2), _u(3, seed=1), _u(3, seed=2), _u(3, seed=3),
+                                   _u(3, low=0.5, high=1.5, seed=4)), {}),
+    ('batch_normalization', (_u(4, 3, 2, 2), _u(3, seed=1), _u(3, seed=2)), {}),
+    ('group_normalization', (_u(2, 6, 3, 2), ), {'groups': 3, 'gamma': _u(6, seed=1),
+                                                 'beta': _u(6, seed=2)}),
+    ('layer_normalization', (_u(4, 5), _u(5, seed=1), _u(5, seed=2)), {}),
+    ('local_response_normalization', (_u(2, 7, 3, 3),), {}),
+    ('normalize', (_u(4, 5),), {}),
+    ('roi_average_align_2d', (_u(2, 3, 12, 10, seed=5),
+                              numpy.array([[1.3, 0.7, 9.2, 8.1], [0.2, 3.1, 11.7, 6.6],
+                                           [-1.4, -0.6, 4.3, 5.5]], numpy.float32),
+                              numpy.array([0, 1, 1], numpy.int32)),
+     {'outsize': 3, 'spatial_scale': 0.9, 'sampling_ratio': 2}),
+    ('roi_max_pooling_2d', (_u(2, 3, 12, 10, seed=5),
+                            numpy.array([[1.3, 0.7, 9.2, 8.1], [0.2, 3.1, 11.7, 6.6]],
+                                        numpy.float32),
+                            numpy.array([1, 0], numpy.int32)),
+     {'outsize': (2, 3), 'spatial_scale': 0.8}),
+    ('roi_pooling_2d', (_u(2, 3, 12, 10, seed=5),
+                        numpy.array([[0, 0.7, 1.3, 8.1, 9.2], [1, 3.1, 0.2, 6.6, 11.7]],
+                                    numpy.float32)),
+     {'outh': 3, 'outw': 2, 'spatial_scale': 0.7}),
 ]
 
 LIST_CASES = [
@@ -203,6 +238,7 @@ def _compare(name, arrays, kwargs, as_list=False, differentiate=True, rtol=1e-5,
                                       err_msg=f'{name}: gradient {i}')
 
 
+_CHAINER_FLOAT32_ONLY = {'roi_average_align_2d'}
 _NO_GRAD = {'argmax', 'argmin', 'floor', 'accuracy', 'binary_accuracy'}
 
 
@@ -216,6 +252,8 @@ def _with_dtype(value, dtype):
 @pytest.mark.parametrize('name, arrays, kwargs', CASES,
                          ids=[f'{c[0]}-{i}' for i, c in enumerate(CASES)])
 def test_function_matches_chainer(name, arrays, kwargs, dtype):
+    if name in _CHAINER_FLOAT32_ONLY and dtype != numpy.float32:
+        pytest.skip(f'Chainer computes {name} in float32 only')
     arrays = tuple(_with_dtype(a, dtype) for a in arrays)
     kwargs = {k: _with_dtype(v, dtype) for k, v in kwargs.items()}
     tolerance = {'rtol': 1e-2, 'atol': 1e-2} if dtype == numpy.float16 else {}
@@ -226,7 +264,12 @@ _DOUBLE_BACKPROP = {
     'exp', 'log', 'sqrt', 'rsqrt', 'sin', 'tan', 'square', 'logsumexp', 'prod', 'matmul', 'linear',
     'sigmoid', 'tanh', 'softmax', 'log_softmax', 'softplus', 'elu', 'selu', 'swish', 'prelu',
     'mean_squared_error', 'squared_error', 'average', 'huber_loss', 'sigmoid_cross_entropy',
+    'deconvolution_2d', 'convolution_nd', 'fixed_batch_normalization', 'batch_normalization',
+    'layer_normalization', 'max_pooling_2d', 'average_pooling_2d', 'normalize',
 }
+# Not compared at second order: Chainer 7.8.1's own double backward of convolution_2d (through
+# Deconvolution2DFunction._set_cover_all with groups) and of group_normalization (a None
+# gradient of gamma) raise on these cases; ours are checked numerically in their own tests.
 
 
 def _second_order(module, name, arrays, kwargs):

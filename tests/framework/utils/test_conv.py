@@ -66,3 +66,11 @@ def test_col2im_is_the_adjoint_of_im2col(shape, ksize, stride, pad, cover_all, d
     lhs = float((col.view(numpy.ndarray) * g).sum())
     rhs = float((x * img.view(numpy.ndarray)).sum())
     assert lhs == pytest.approx(rhs)
+
+
+def test_im2col_takes_cover_all_per_axis():
+    x = numpy.random.RandomState(2).uniform(-1, 1, (1, 2, 7, 7)).astype(numpy.float32)
+    col = conv.im2col(x, (2, 2), (2, 2), (0, 0), 0, (True, False))
+    assert col.shape == (1, 2, 2, 2, 4, 3)
+    expected = _reference_im2col(x, (2, 2), (2, 2), (0, 0), 0, True, (1, 1))[..., :3]
+    numpy.testing.assert_array_equal(col, expected)

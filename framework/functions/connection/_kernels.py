@@ -1,0 +1,155 @@
+"""Array kernels of convolution: one batched matrix product per call.
+
+Arrays are laid out ``(N, C, *spatial)`` and weights ``(O, C // groups, *ksize)``; stride,
+pad, dilate and cover_all have one entry per spatial axis. The windows of the input are copied
+once into a contiguous column matrix ``(N, groups, K, P)`` (``K`` the window size per group,
+``P`` the number of output positions), so that a convolution is the product
+``W (groups, O // groups, K) @ columns``, whose result is already in the ``(N, O, *out)``
+layout. Pointwise kernels (1x1, no padding) need no windows: the input, strided when the stride
+is not 1, is the matrix, copied only when strided. Half-precision operands are multiplied in
+single precision, which BLAS supports.
+
+Column matrices are temporaries, often larger than everything else a convolution touches: they
+live in a scratch buffer that each thread keeps per device and reuses, rather than in fresh
+memory that the system must map and zero at every call.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy
+
+from framework import backend
+from framework.utils import conv
+
+_scratch_buffers = threading.local()
+
+
+def _scratch(like, shape, dtype):
+    """An uninitialised C-contiguous array of ``shape`` and ``dtype`` on the device of
+    ``like``, in this thread's scratch buffer for that device: valid until the next call."""
+    device = backend.get_device_from_array(like)
+    buffers = _scratch_buffers.__dict__.setdefault('by_device', {})
+    dtype = numpy.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    buffer = buffers.get(device)
+    if buffer is None or buffer.size < nbytes:
+        buffers.pop(device, None)
+        with device.scope():
+            buffer = device.xp.empty(nbytes, numpy.uint8)
+        buffers[device] = buffer
+    return buffer[:nbytes].view(dtype).reshape(shape)
+
+
+def _gemm_dtype(*dtypes) -> numpy.dtype:
+    dtype = numpy.result_type(*dtypes)
+    return numpy.dtype(numpy.float32) if dtype.itemsize < 4 else dtype
+
+
+def _is_pointwise(in_size, ksize, stride, pad, out_size) -> bool:
+    """Whether the windows are single input elements taken every ``stride`` from the start."""
+    return (all(k == 1 for k in ksize) and not any(pad)
+            and all(o == -(-n // s) for n, s, o in zip(in_size, stride, out_size)))
+
+
+def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
+    """The spatial size of a convolution's output (``cover_all`` has one bool per axis)."""
+    return tuple(conv.get_conv_outsize(n, k, s, p, c, d)
+                 for n, k, s, p, c, d in zip(in_size, ksize, stride, pad, cover_all, dilate))
+
+
+def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
+    """The windows of ``x`` as a contiguous matrix, in the scratch buffer unless ``x`` itself
+    is that matrix.
+
+    Returns:
+        An array of ``dtype`` of shape ``(N, groups, K, P)``, where
+        ``K = C // groups * prod(ksize)`` and ``P = prod(out_size)``.
+    """
+    xp = backend.get_array_module(x)
+    n, c = x.shape[:2]
+    in_size = x.shape[2:]
+    out = out_size(in_size, ksize, stride, pad, cover_all, dilate)
+    shape = (n, groups, c // groups * math.prod(ksize), math.prod(out))
+    if _is_pointwise(in_size, ksize, stride, pad, out):
+        if all(s == 1 for s in stride) and x.dtype == dtype and x.flags.c_contiguous:
+            return x.reshape(shape)
+        view = x[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)]
+    else:
+        view = conv.im2col(x, ksize, stride, pad, 0, cover_all, dilate)
+    col = _scratch(x, shape, dtype)
+    xp.copyto(col.reshape(view.shape), view)
+    return col
+
+
+def convolve(x, W, stride, pad, cover_all, dilate, groups):
+    """The convolution of ``x (N, C, *spatial)`` with ``W (O, C // groups, *ksize)`` (no
+    bias): an array ``(N, O, *out)`` of ``x``'s dtype."""
+    xp = backend.get_array_module(x)
+    n = x.shape[0]
+    o = W.shape[0]
+    ksize = W.shape[2:]
+    dtype = _gemm_dtype(x.dtype, W.dtype)
+    out = out_size(x.shape[2:], ksize, stride, pad, cover_all, dilate)
+    col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
+    w = W.astype(dtype, copy=False).reshape(groups, o // groups, col.shape[2])
+    return xp.matmul(w, col).astype(x.dtype, copy=False).reshape((n, o) + out)
+
+
+def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w_dtype):
+    """The gradient ``(O, C // groups, *ksize)`` of a convolution's weight, of ``w_dtype``,
+    from its input ``x (N, C, *spatial)`` and output gradient ``gy (N, O, *out)``: per image
+    one product of ``gy`` with the transposed columns of ``x``, summed over the batch."""
+    n, o = gy.shape[:2]
+    dtype = _gemm_dtype(x.dtype, gy.dtype)
+    gy = gy.astype(dtype, copy=False)
+    col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
+    xp = backend.get_array_module(x)
+    g = gy.reshape(n, groups, o // groups, col.shape[3])
+    gw = xp.matmul(g, col.swapaxes(2, 3))
+    gw = gw[0] if n == 1 else gw.sum(axis=0)
+    return gw.astype(w_dtype, copy=False).reshape((o, x.shape[1] // groups) + tuple(ksize))
+
+
+def _flipped_transpose(W, groups):
+    """The weight of the convolution that a stride-1 transposed convolution with ``W`` is:
+    the kernel flipped along every spatial axis, input and output channels swapped per group.
+    """
+    c, og = W.shape[:2]
+    ksize = W.shape[2:]
+    flip = (slice(None),) * 3 + (slice(None, None, -1),) * len(ksize)
+    return W.reshape((groups, c // groups, og) + ksize).swapaxes(1, 2)[flip].reshape(
+        (groups * og, c // groups) + ksize)
+
+
+def deconvolve(x, W, stride, pad, outsize, dilate, groups):
+    """The transposed convolution of ``x`` with ``W`` (no bias), of ``x``'s dtype.
+
+    With stride 1 (and no more padding than the kernel spans), it is the convolution of ``x``
+    padded by the rest of the span with the flipped, channel-transposed kernel, whose columns
+    cost one copy; otherwise each input element's products with the kernel are computed by
+    one matrix product and added into the output window by window (:func:`conv.col2im`).
+
+    Args:
+        W: of shape ``(C, O // groups, *ksize)``.
+        outsize: the spatial size of the output.
+    """
+    xp = backend.get_array_module(x)
+    n, c = x.shape[:2]
+    in_size = x.shape[2:]
+    og = W.shape[1]
+    ksize = W.shape[2:]
+    full_pad = tuple((k - 1) * d - p for k, d, p in zip(ksize, dilate, pad))
+    if all(s == 1 for s in stride) and min(full_pad) >= 0:
+        return convolve(x, _flipped_transpose(W, groups), stride, full_pad,
+                        (False,) * len(ksize), dilate, groups)
+    dtype = _gemm_dtype(x.dtype, W.dtype)
+    xm = x.astype(dtype, copy=False).reshape(n, groups, c // groups, math.prod(in_size))
+    w = W.astype(dtype, copy=False).reshape(groups, c // groups, -1).swapaxes(1, 2)
+    gcol = _scratch(x, (n, groups, w.shape[1], xm.shape[3]), dtype)
+    xp.matmul(w, xm, out=gcol)
+    gcol = gcol.astype(x.dtype, copy=False).reshape(
+        (n, groups * og) + tuple(ksize) + tuple(in_size))
+    return conv.col2im(gcol, stride, pad, outsize, dilate)

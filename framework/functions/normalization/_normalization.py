@@ -1,0 +1,156 @@
+"""The node shared by batch, layer and group normalization, and their argument checks.
+
+:class:`Normalization` computes ``y = gamma * (x - mean) / sqrt(var + eps) + beta`` with the
+statistics taken over some axes of ``x`` and ``gamma`` and ``beta`` broadcast against ``x``
+(they have ``x``'s number of dimensions, with size 1 along the axes they are shared over).
+Batch normalization takes statistics over the axes where the parameters are shared; layer and
+group normalization over others. Float16 inputs are computed in float32.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from framework.function_node import FunctionNode
+from framework.functions._dtypes import compute_dtype
+from framework.functions._inputs import float_input
+from framework.functions.array.broadcast import broadcast_to
+from framework.functions.array.reshape import reshape
+from framework.functions.math.sum import sum_to
+from framework.functions.normalization._standardize import (
+    Standardize,
+    StandardizeGrad,
+    Statistics,
+    standardize_grad_x,
+)
+from framework.utils import type_check
+from framework.variable import Variable
+
+
+class Normalization(FunctionNode):
+    """``(x, gamma, beta) -> gamma * x_hat + beta``, ``x_hat`` standardized over ``axes``.
+
+    After :meth:`apply`, :attr:`stats` holds the statistics of the batch.
+    """
+
+    stats: Statistics | None = None
+
+    def __init__(self, axes: tuple[int, ...], eps: float):
+        self.axes = axes
+        self.eps = eps
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        cdtype = compute_dtype(x.dtype)
+        self.stats = Statistics(x, self.axes, self.eps)
+        y = self.stats.release_centered()
+        y *= self.stats.inv_std * gamma.astype(cdtype, copy=False)
+        y += beta.astype(cdtype, copy=False)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        grads = NormalizationGrad(self.stats).apply((x, gamma, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
+
+
+class NormalizationGrad(FunctionNode):
+    """``(x, gamma, gy) -> (gx, ggamma, gbeta)``, the gradients of :class:`Normalization`."""
+
+    def __init__(self, stats: Statistics):
+        self.stats = stats
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        self.retain_outputs((0,))
+        x, gamma, gy = inputs
+        stats = self.stats
+        cdtype = stats.mean.dtype
+        param_axes = tuple(i for i, s in enumerate(gamma.shape) if s == 1)
+        gy_c = gy.astype(cdtype, copy=False)
+        gamma_c = gamma.astype(cdtype, copy=False)
+        x_hat = stats.x_hat(x)
+        gbeta = gy_c.sum(axis=param_axes, keepdims=True)
+        ggamma = (gy_c * x_hat).sum(axis=param_axes, keepdims=True)
+        if _same_axes(x.shape, stats.axes, param_axes):
+            # Batch normalization: the sums above are the means P_x needs, times count.
+            gx = x_hat
+            gx *= ggamma
+            gx += gbeta
+            gx *= -1.0 / max(stats.count, 1)
+            gx += gy_c
+            gx *= gamma_c * stats.inv_std
+        else:
+            gx = stats.p(gy_c * gamma_c, x_hat)
+        return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
+                gbeta.astype(gamma.dtype, copy=False))
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma, gy = self.get_retained_inputs()
+        gx, = self.get_retained_outputs()
+        ggx, gggamma, ggbeta = grad_outputs
+        stats = self.stats
+        p_ggx = None if ggx is None else StandardizeGrad(stats).apply((x, ggx))[0]
+        x_hat = None if gggamma is None else Standardize(stats).apply((x,))[0]
+        ret = []
+        if 0 in indexes:
+            h = None if gggamma is None else gggamma * gy
+            ret.append(standardize_grad_x(stats, x, gy * gamma, ggx, gx, h))
+        if 1 in indexes:
+            ret.append(None if p_ggx is None else sum_to(gy * p_ggx, gamma.shape))
+        if 2 in indexes:
+            terms = [t for t in (None if p_ggx is None else gamma * p_ggx,
+                                 None if gggamma is None else gggamma * x_hat) if t is not None]
+            if ggbeta is not None:
+                terms.append(broadcast_to(ggbeta, x.shape))
+            ggy = terms[0]
+            for t in terms[1:]:
+                ggy = ggy + t
+            ret.append(ggy)
+        return tuple(ret)
+
+
+def _same_axes(shape, axes, other_axes) -> bool:
+    """Whether two sets of axes agree on the axes of ``shape`` longer than 1."""
+    return ({i for i in axes if shape[i] != 1} == {i for i in other_axes if shape[i] != 1})
+
+
+def check_eps(fname: str, eps) -> float:
+    """Returns ``eps`` as a float after checking that it is a non-negative real number."""
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+        raise TypeError(f'{fname}: eps must be a real number, but got {type(eps).__name__}')
+    if eps < 0:
+        raise ValueError(f'{fname}: eps must be non-negative, but got {eps}')
+    return float(eps)
+
+
+def check_parameters(fname: str, x, names: tuple[str, ...], params: tuple,
+                     shape: tuple[int, ...], what: str) -> None:
+    """Checks that the parameters are float arrays of ``x``'s dtype and of shape ``shape``.
+
+    Args:
+        fname: the public function.
+        x: the input array.
+        names, params: the parameters' names and values (Variables or arrays).
+        shape: the shape they must have.
+        what: how ``shape`` follows from ``x``, for the message (e.g. ``'axis 1 of x'``).
+    """
+    for name, param in zip(names, params):
+        array = float_input(fname, name, param)
+        type_check.expect_same_dtype(fname, ('x', name), (x, array))
+        if array.shape != shape:
+            raise ValueError(f'{fname}: {name} must have shape {shape} ({what} of shape '
+                             f'{x.shape}), but got shape {array.shape}')
+
+
+def apply_normalization(x, gamma, beta, axes: tuple[int, ...], param_shape: tuple[int, ...],
+              eps: float) -> tuple[Variable, Normalization]:
+    """Applies :class:`Normalization` with the parameters reshaped to ``param_shape``.
+
+    Returns:
+        The output and the node (whose ``stats`` hold the statistics).
+    """
+    node = Normalization(axes, eps)
+    y, = node.apply((x, reshape(gamma, param_shape), reshape(beta, param_shape)))
+    return y, node

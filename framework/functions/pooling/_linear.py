@@ -1,0 +1,84 @@
+"""The linear operations over pooling windows, in adjoint pairs.
+
+:class:`AveragePooling` (a sum over each window, divided) and :class:`Unpooling` (each value
+spread over its window, divided) are each other's adjoints, as are :class:`MaxPoolingWithIndexes`
+(the element of each window at a given index) and :class:`Upsampling` (each value put at the
+given index of its window). Each one's backward is the other one, so these operations can be
+differentiated any number of times; max pooling's backward is an :class:`Upsampling`.
+"""
+
+from __future__ import annotations
+
+from framework import backend
+from framework.function_node import FunctionNode
+from framework.functions.pooling._windows import Windows
+
+
+def _divisor(windows: Windows, divisor, like):
+    """``divisor`` as a number or an array like ``like`` (None: the count of non-padding
+    elements of each window)."""
+    if divisor is None:
+        return windows.valid_counts(backend.get_array_module(like), like.dtype)
+    return divisor
+
+
+class AveragePooling(FunctionNode):
+    """The sum of each window divided by ``divisor`` (a number, or None for the number of
+    non-padding elements of the window)."""
+
+    def __init__(self, windows: Windows, divisor):
+        self.windows = windows
+        self.divisor = divisor
+
+    def forward(self, inputs):
+        x, = inputs
+        return self.windows.reduce_sum(x, _divisor(self.windows, self.divisor, x)),
+
+    def backward(self, indexes, grad_outputs):
+        return Unpooling(self.windows, self.divisor).apply(grad_outputs)
+
+
+class Unpooling(FunctionNode):
+    """Each value divided by ``divisor`` and added to all the elements of its window."""
+
+    def __init__(self, windows: Windows, divisor=1):
+        self.windows = windows
+        self.divisor = divisor
+
+    def forward(self, inputs):
+        x, = inputs
+        g = x if self.divisor == 1 else x / _divisor(self.windows, self.divisor, x)
+        return self.windows.spread(g),
+
+    def backward(self, indexes, grad_outputs):
+        return AveragePooling(self.windows, self.divisor).apply(grad_outputs)
+
+
+class MaxPoolingWithIndexes(FunctionNode):
+    """The element of each window at the window index given by ``indexes``."""
+
+    def __init__(self, windows: Windows, indexes):
+        self.windows = windows
+        self.indexes = indexes
+
+    def forward(self, inputs):
+        x, = inputs
+        return self.windows.gather(x, self.indexes),
+
+    def backward(self, indexes, grad_outputs):
+        return Upsampling(self.windows, self.indexes).apply(grad_outputs)
+
+
+class Upsampling(FunctionNode):
+    """Each value added to the element of its window at the window index ``indexes``."""
+
+    def __init__(self, windows: Windows, indexes):
+        self.windows = windows
+        self.indexes = indexes
+
+    def forward(self, inputs):
+        x, = inputs
+        return self.windows.scatter(x, self.indexes),
+
+    def backward(self, indexes, grad_outputs):
+        return MaxPoolingWithIndexes(self.windows, self.indexes).apply(grad_outputs)

@@ -1,0 +1,71 @@
+"""Position-sensitive region-of-interest average pooling (R-FCN), as ChainerCV defines it."""
+
+from __future__ import annotations
+
+from framework import backend
+from framework.functions.pooling._roi import (
+    RoiFunction,
+    check_arrays,
+    position_sensitive_outsize,
+    positive_scale,
+)
+from framework.functions.pooling._roi_grids import float_bins, pixel_samples, scaled_coordinates
+from framework.variable import Variable
+
+
+class PSROIAveragePooling2D(RoiFunction):
+    """Position-sensitive RoI average pooling; inputs ``(x, rois, roi_indices)``."""
+
+    def __init__(self, outsize: tuple[int, int], spatial_scale: float, group_size: int):
+        self.outsize = outsize
+        self.spatial_scale = spatial_scale
+        self.group_size = group_size
+
+    def pool(self, x, rois, roi_indices):
+        xp = backend.get_array_module(x)
+        _, _, height, width = x.shape
+        coords = scaled_coordinates(rois, self.spatial_scale)
+        y_bins = float_bins(xp, coords[:, 0], coords[:, 2], self.outsize[0], height, 0.1)
+        x_bins = float_bins(xp, coords[:, 1], coords[:, 3], self.outsize[1], width, 0.1)
+        samples = pixel_samples(x.shape, roi_indices, y_bins, x_bins, self.outsize,
+                                self.group_size)
+        return samples.average(x)
+
+
+def ps_roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale: float,
+                              group_size: int) -> Variable:
+    """Position-sensitive region-of-interest (RoI) average pooling (ChainerCV's).
+
+    Each roi, scaled by ``spatial_scale`` without rounding and at least 0.1 pixel high and wide,
+    is split into ``outh x outw`` bins, bin ``i`` covering the pixels from ``floor(start + i *
+    bin)`` up to ``ceil(start + (i + 1) * bin)`` (likewise along the width), clipped to the
+    image. Output channel ``c`` of bin ``(i, j)`` is the mean of input channel
+    ``(c * group_size + gh) * group_size + gw`` over the bin, where ``gh = i * group_size //
+    outh`` and ``gw = j * group_size // outw``; 0 for a bin entirely outside. Computed for all
+    rois and bins at once (bins padded to the largest one and processed in chunks of bins).
+
+    The gradient spreads evenly over each bin; ``rois`` and ``roi_indices`` get none. The
+    gradient is itself differentiable (its gradient is this pooling again).
+
+    Args:
+        x (Variable or array): the input, a float array ``(N, C * group_size ** 2, H, W)``.
+        rois (Variable or array): a float array ``(R, 4)``, each row
+            ``(y_min, x_min, y_max, x_max)`` in input coordinates.
+        roi_indices (Variable or array): an integer array ``(R,)``, the batch index of each roi.
+        outsize (int, pair or triple of ints): the output ``(outh, outw)``, ``o`` meaning
+            ``(o, o)``, or ``(C, outh, outw)`` where C must be x's channels over
+            ``group_size ** 2``.
+        spatial_scale (float): the factor from roi coordinates to x's pixels (e.g. 1/16).
+        group_size (int): the number of position-sensitive groups along each axis.
+
+    Returns:
+        Variable: ``(R, C, outh, outw)`` of x's dtype.
+
+    See R-FCN <https://arxiv.org/abs/1605.06409>.
+    """
+    fname = 'ps_roi_average_pooling_2d'
+    x_array, _, _ = check_arrays(fname, x, rois, roi_indices)
+    node = PSROIAveragePooling2D(
+        position_sensitive_outsize(fname, outsize, group_size, x_array.shape),
+        positive_scale(fname, spatial_scale), int(group_size))
+    return node.apply((x, rois, roi_indices))[0]
