@@ -16,9 +16,12 @@ from framework.config import (
     using_config,
 )
 from framework.function_node import FunctionNode
+from framework.links import Chain, ChainList, Link, Sequential
+from framework.parameter import Parameter
 from framework.variable import Variable, VariableNode, as_array, as_variable
 
 __all__ = [
-    'FunctionNode', 'Variable', 'VariableNode', 'as_array', 'as_variable', 'backend', 'config',
-    'force_backprop_mode', 'global_config', 'grad', 'no_backprop_mode', 'random', 'using_config',
+    'Chain', 'ChainList', 'FunctionNode', 'Link', 'Parameter', 'Sequential', 'Variable',
+    'VariableNode', 'as_array', 'as_variable', 'backend', 'config', 'force_backprop_mode',
+    'global_config', 'grad', 'no_backprop_mode', 'random', 'using_config',
 ]
