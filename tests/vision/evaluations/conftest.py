@@ -1,0 +1,126 @@
+"""pycocotools as the reference for the COCO evaluations, and random detection data.
+
+The reference builds COCO objects from the inputs exactly as ChainerCV's
+``eval_detection_coco`` and ``eval_instance_segmentation_coco`` do (boxes as rounded
+``(x, y, w, h)``, masks run-length encoded, image ids from 1) and runs ``COCOeval``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy
+import pytest
+
+
+def _box_annotation(bbox, label, image_id, index, score=None, area=None, crowded=None):
+    y_min, x_min, y_max, x_max = bbox
+    height, width = y_max - y_min, x_max - x_min
+    return {'image_id': image_id, 'category_id': label, 'id': index,
+            'bbox': [numpy.round(x_min, 2), numpy.round(y_min, 2),
+                     numpy.round(width, 2), numpy.round(height, 2)],
+            'area': height * width if area is None else area,
+            'iscrowd': bool(crowded), **({} if score is None else {'score': score})}
+
+
+def _mask_annotation(mask, label, image_id, index, score=None, area=None, crowded=None):
+    import pycocotools.mask
+
+    rle = pycocotools.mask.encode(numpy.asfortranarray(mask.astype(numpy.uint8)))
+    return {'image_id': image_id, 'category_id': label, 'id': index, 'segmentation': rle,
+            'area': pycocotools.mask.area(rle) if area is None else area,
+            'iscrowd': bool(crowded), **({} if score is None else {'score': score})}
+
+
+def coco_reference(iou_type, preds, pred_labels, pred_scores, gts, gt_labels, gt_areas=None,
+                   gt_crowdeds=None):
+    """pycocotools' ``COCOeval`` after ``evaluate()`` and ``accumulate()``."""
+    import pycocotools.coco
+    import pycocotools.cocoeval
+
+    annotation = _box_annotation if iou_type == 'bbox' else _mask_annotation
+    images, pred_annotations, gt_annotations, labels = [], [], [], set()
+    for i in range(len(preds)):
+        for obj, label, score in zip(preds[i], pred_labels[i], pred_scores[i]):
+            pred_annotations.append(annotation(obj, label, i + 1, len(pred_annotations) + 1,
+                                               score=score))
+            labels.add(label)
+        areas = [None] * len(gts[i]) if gt_areas is None else gt_areas[i]
+        crowdeds = [None] * len(gts[i]) if gt_crowdeds is None else gt_crowdeds[i]
+        for obj, label, area, crowded in zip(gts[i], gt_labels[i], areas, crowdeds):
+            gt_annotations.append(annotation(obj, label, i + 1, len(gt_annotations) + 1,
+                                             area=area, crowded=crowded))
+            labels.add(label)
+        image = {'id': i + 1}
+        if iou_type == 'segm':
+            image.update(height=preds[i].shape[1], width=preds[i].shape[2])
+        images.append(image)
+    cocos = []
+    for anns in (gt_annotations, pred_annotations):
+        coco = pycocotools.coco.COCO()
+        coco.dataset = {'images': images, 'annotations': anns,
+                        'categories': [{'id': label} for label in sorted(labels)]}
+        cocos.append(coco)
+    with contextlib.redirect_stdout(io.StringIO()):
+        for coco in cocos:
+            coco.createIndex()
+        evaluator = pycocotools.cocoeval.COCOeval(cocos[0], cocos[1], iou_type)
+        evaluator.evaluate()
+        evaluator.accumulate()
+    return evaluator
+
+
+@pytest.fixture
+def pycocotools_eval():
+    """The reference :func:`coco_reference`; skips the test if pycocotools is missing."""
+    pytest.importorskip('pycocotools')
+    return coco_reference
+
+
+def random_boxes(rng, n, size=300., min_side=2., max_side=150.):
+    corner = rng.uniform(0, size, (n, 2))
+    return numpy.concatenate([corner, corner + rng.uniform(min_side, max_side, (n, 2))], 1)
+
+
+def random_detections(rng, n_image=20, n_class=5, max_gt=8, max_pred=25, quantum=None,
+                      dtype=numpy.float32):
+    """Ground truth boxes and predictions, most of them near an object.
+
+    With ``quantum``, coordinates are multiples of it and scores multiples of 0.2, so that
+    scores and IoUs tie. Returns ``pred_bboxes, pred_labels, pred_scores, gt_bboxes,
+    gt_labels, gt_areas, gt_crowdeds`` as lists.
+    """
+    columns: tuple[list, ...] = tuple([] for _ in range(7))
+    for _ in range(n_image):
+        n_gt, n_pred = rng.integers(0, max_gt + 1), rng.integers(0, max_pred + 1)
+        gt_bbox = random_boxes(rng, n_gt)
+        gt_label = rng.integers(0, n_class, n_gt)
+        source = rng.integers(0, max(n_gt, 1), n_pred)
+        near = (rng.uniform(size=n_pred) < 0.7) & (n_gt > 0)
+        pred_bbox = random_boxes(rng, n_pred, max_side=100.)
+        if n_gt:
+            pred_bbox[near] = gt_bbox[source[near]] + rng.normal(0, 6, (near.sum(), 4))
+        pred_bbox[:, 2:] = numpy.maximum(pred_bbox[:, 2:], pred_bbox[:, :2] + 0.5)
+        pred_label = numpy.where(near & (rng.uniform(size=n_pred) < 0.9),
+                                 gt_label[source] if n_gt else 0,
+                                 rng.integers(0, n_class, n_pred))
+        pred_score = rng.uniform(size=n_pred)
+        if quantum:
+            pred_bbox, gt_bbox = (numpy.round(b / quantum) * quantum
+                                  for b in (pred_bbox, gt_bbox))
+            pred_score = numpy.round(pred_score * 5) / 5
+        for column, value in zip(columns, (
+                pred_bbox.astype(dtype), pred_label.astype(numpy.int32),
+                pred_score.astype(numpy.float32), gt_bbox.astype(dtype),
+                gt_label.astype(numpy.int32),
+                rng.uniform(0, 15000, n_gt).astype(numpy.float32),
+                rng.uniform(size=n_gt) < 0.15)):
+            column.append(value)
+    return columns
+
+
+@pytest.fixture
+def make_detections():
+    """:func:`random_detections`, for tests to call with their own generator."""
+    return random_detections
