@@ -10,8 +10,10 @@ makes them reproducible on every device::
 
 A generator is the ``RandomState`` of its array module (``numpy.random.RandomState``,
 ``cupy.random.RandomState`` or the emulated device's); it is made on first use from the last
-seed given, or from fresh OS entropy when none was given. There is one generator per array
-module, not per device: all GPUs share CuPy's.
+seed given, or from fresh OS entropy when none was given. Besides that main generator, an array
+module has independent generators named by a tuple of ints (``stream``), seeded from the seed
+and the tuple: :mod:`framework.resources` gives each GPU but the first, and each parallel
+worker, its own.
 """
 
 from __future__ import annotations
@@ -44,18 +46,34 @@ def seed(seed: int | None = None) -> None:
         _states.clear()
 
 
-def get_random_state(xp: Any = numpy) -> Any:
-    """Returns the generator of the array module ``xp`` (``numpy``, ``cupy``, ...).
+def get_random_state(xp: Any = numpy, stream: tuple[int, ...] = ()) -> Any:
+    """Returns a generator of the array module ``xp`` (``numpy``, ``cupy``, ...).
 
     Args:
         xp: an array module, as given by :func:`framework.backend.get_array_module`.
+        stream: ``()`` for the module's main generator, seeded with the seed itself (after
+            ``seed(s)`` it draws what ``xp.random.RandomState(s)`` draws); a tuple of
+            non-negative ints for an independent generator seeded from the seed and the tuple.
 
     Returns:
         ``xp.random.RandomState``: its methods return arrays of ``xp``.
     """
+    stream = tuple(stream)
+    if not all(isinstance(i, (int, numpy.integer)) and not isinstance(i, bool) and i >= 0
+               for i in stream):
+        raise ValueError('get_random_state: stream must be a tuple of non-negative ints, but '
+                         f'got {stream!r}')
     with _lock:
-        state = _states.get(xp)
+        state = _states.get((xp, stream))
         if state is None:
-            state = xp.random.RandomState(_seed)
-            _states[xp] = state
+            state = xp.random.RandomState(_seed if not stream else _derived_seed(stream))
+            _states[(xp, stream)] = state
         return state
+
+
+def _derived_seed(stream: tuple[int, ...]) -> int | None:
+    """The seed of the generator named by ``stream``: None (fresh entropy) when unseeded."""
+    if _seed is None:
+        return None
+    sequence = numpy.random.SeedSequence(_seed, spawn_key=tuple(int(i) for i in stream))
+    return int(sequence.generate_state(1)[0])

@@ -10,37 +10,28 @@ is not 1, is the matrix, copied only when strided. Half-precision operands are m
 single precision, which BLAS supports.
 
 Column matrices are temporaries, often larger than everything else a convolution touches: they
-live in a scratch buffer that each thread keeps per device and reuses, rather than in fresh
-memory that the system must map and zero at every call.
+are workspace lent by the device's memory pool (:func:`framework.resources.request_workspace`),
+whose blocks are reused from call to call rather than fresh memory that the system must map
+and zero at every call.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy
 
-from framework import backend
+from framework import backend, resources
 from framework.utils import conv
 
-_scratch_buffers = threading.local()
 
-
-def _scratch(like, shape, dtype):
+def _workspace(like, shape, dtype):
     """An uninitialised C-contiguous array of ``shape`` and ``dtype`` on the device of
-    ``like``, in this thread's scratch buffer for that device: valid until the next call."""
-    device = backend.get_device_from_array(like)
-    buffers = _scratch_buffers.__dict__.setdefault('by_device', {})
+    ``like``, in workspace of the device's memory pool (returned when it dies)."""
     dtype = numpy.dtype(dtype)
     nbytes = math.prod(shape) * dtype.itemsize
-    buffer = buffers.get(device)
-    if buffer is None or buffer.size < nbytes:
-        buffers.pop(device, None)
-        with device.scope():
-            buffer = device.xp.empty(nbytes, numpy.uint8)
-        buffers[device] = buffer
-    return buffer[:nbytes].view(dtype).reshape(shape)
+    workspace = resources.request_workspace(backend.get_device_from_array(like), nbytes)
+    return workspace.view(dtype).reshape(shape)
 
 
 def _gemm_dtype(*dtypes) -> numpy.dtype:
@@ -61,7 +52,7 @@ def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
 
 
 def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
-    """The windows of ``x`` as a contiguous matrix, in the scratch buffer unless ``x`` itself
+    """The windows of ``x`` as a contiguous matrix, in pooled workspace unless ``x`` itself
     is that matrix.
 
     Returns:
@@ -79,7 +70,7 @@ def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
         view = x[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)]
     else:
         view = conv.im2col(x, ksize, stride, pad, 0, cover_all, dilate)
-    col = _scratch(x, shape, dtype)
+    col = _workspace(x, shape, dtype)
     xp.copyto(col.reshape(view.shape), view)
     return col
 
@@ -148,7 +139,7 @@ def deconvolve(x, W, stride, pad, outsize, dilate, groups):
     dtype = _gemm_dtype(x.dtype, W.dtype)
     xm = x.astype(dtype, copy=False).reshape(n, groups, c // groups, math.prod(in_size))
     w = W.astype(dtype, copy=False).reshape(groups, c // groups, -1).swapaxes(1, 2)
-    gcol = _scratch(x, (n, groups, w.shape[1], xm.shape[3]), dtype)
+    gcol = _workspace(x, (n, groups, w.shape[1], xm.shape[3]), dtype)
     xp.matmul(w, xm, out=gcol)
     gcol = gcol.astype(x.dtype, copy=False).reshape(
         (n, groups * og) + tuple(ksize) + tuple(in_size))

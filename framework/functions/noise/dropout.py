@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from framework import backend
-from framework import random as framework_random
+from framework import backend, resources
 from framework.config import config
 from framework.function_node import FunctionNode
 from framework.functions._inputs import float_input
@@ -24,7 +23,8 @@ class Dropout(FunctionNode):
             self.mask = self.mask.astype(x.dtype, copy=False)
         else:
             xp = backend.get_array_module(x)
-            keep = framework_random.get_random_state(xp).random_sample(x.shape) >= self.ratio
+            state = resources.random_state(backend.get_device_from_array(x))
+            keep = state.random_sample(x.shape) >= self.ratio
             scale = x.dtype.type(1. / (1. - self.ratio))
             self.mask = xp.asarray(keep * scale, dtype=x.dtype)
         return x * self.mask,
@@ -39,9 +39,9 @@ def dropout(x, ratio: float = .5, **kwargs) -> Variable | tuple[Variable, object
     Drops elements of ``x`` at random while training.
 
     When ``framework.config.train`` is True, each element is zeroed with probability ``ratio``
-    and the others are scaled by ``1 / (1 - ratio)``; the mask is drawn from
-    :func:`framework.random.get_random_state`, so :func:`framework.random.seed` makes it
-    reproducible. Otherwise ``x`` is returned as it is (as a Variable).
+    and the others are scaled by ``1 / (1 - ratio)``; the mask is drawn from the device's
+    random stream (:func:`framework.resources.random_state`), so :func:`framework.random.seed`
+    makes it reproducible. Otherwise ``x`` is returned as it is (as a Variable).
 
     Args:
         x (Variable or array): a floating-point array of any shape.
