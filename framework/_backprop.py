@@ -171,11 +171,24 @@ def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, los
 
     leaf_grads = _traverse([var.node], [gy], _always, retain_grad, enable_double_backprop,
                            retain_graph, existing_leaf_grad=existing_leaf_grad)
+    owned = set()
     for node, g in leaf_grads.items():
         leaf = node.get_variable_or_none()
         if leaf is not None and g is not None and node.requires_grad:
+            if not enable_double_backprop:
+                g = _owned(g, owned)
             leaf._grad_var = g
             leaf._loss_scale = loss_scale
+
+
+def _owned(g: Variable, owned: set) -> Variable:
+    """``g``, or a copy of it when its array is a view, read-only (a broadcast) or already the
+    gradient of another leaf: optimizers and hooks update leaf gradients in place."""
+    array = g.array
+    if array.base is not None or not array.flags.writeable or id(array) in owned:
+        g = Variable(array.copy(), requires_grad=False)
+    owned.add(id(g.array))
+    return g
 
 
 def _always(node):

@@ -71,6 +71,9 @@ class Device:
     def __eq__(self, other):
         return type(self) is type(other) and self._key() == other._key()
 
+    def __deepcopy__(self, memo):
+        return self  # a device is a value: copies of what lives on it stay on it
+
     def __hash__(self):
         return hash((type(self), self._key()))
 
@@ -138,6 +141,9 @@ class GpuDevice(Device):
         with self.xp.cuda.Device(self.device_id):
             return self.xp.array(_to_host(array) if not isinstance(array, self.xp.ndarray)
                                  else array, copy=True)
+
+    def __reduce__(self):
+        return GpuDevice, (self.device_id,)
 
     def use(self):
         self.xp.cuda.Device(self.device_id).use()

@@ -9,6 +9,7 @@ section 4.1 of its paper). Dropping the last user reference to a Variable frees 
 
 from __future__ import annotations
 
+import copy
 import weakref
 
 import numpy
@@ -400,6 +401,35 @@ class Variable:
         return matmul(other, self)
 
     __hash__ = object.__hash__
+
+    # --- copies --------------------------------------------------------------------------
+
+    def __copy__(self) -> Variable:
+        """A variable sharing this one's array and gradient, with a graph node of its own."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._node = VariableNode(new, self.name)
+        return new
+
+    def __deepcopy__(self, memo) -> Variable:
+        """A variable with copies of the array and gradient and a graph node of its own."""
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key != '_node':
+                new.__dict__[key] = copy.deepcopy(value, memo)
+        new._node = VariableNode(new, self.name)
+        return new
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state['_name'] = state.pop('_node').name
+        return state
+
+    def __setstate__(self, state):
+        name = state.pop('_name')
+        self.__dict__.update(state)
+        self._node = VariableNode(self, name)
 
 
 def _check_gradient(var: Variable, g, what: str) -> None:

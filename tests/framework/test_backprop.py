@@ -272,3 +272,14 @@ def test_integer_inputs_get_no_gradient():
     y.backward()
     assert seen == [(0,)]
     assert t.grad is None
+
+
+def test_leaf_gradients_are_writable_and_not_shared():
+    a, b = _var([1.0, 2.0]), _var([3.0, 4.0])
+    F.sum(a + b).backward()
+    a.grad /= 2
+    numpy.testing.assert_array_equal(b.grad, [1.0, 1.0])
+    w = _var([1.0, 2.0, 3.0])
+    F.sum(w).backward()
+    assert w.grad.flags.writeable
+    w.grad *= 3
