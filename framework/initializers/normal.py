@@ -1,24 +1,12 @@
-"""Initializers drawing from normal distributions."""
+"""Initializers drawing from normal distributions: Normal, LeCunNormal, GlorotNormal, HeNormal.
+
+The scaled ones take the standard deviation from the fans of the array's shape (see
+:func:`~framework.initializers.get_fans`): a weight of shape ``(out, in, *kernel)``.
+"""
 
 from __future__ import annotations
 
-import math
-
-from framework import backend
-from framework import random as framework_random
-from framework.initializers.base import Initializer
-
-
-def get_fans(shape: tuple[int, ...]) -> tuple[int, int]:
-    """``(fan_in, fan_out)`` of a weight of ``shape`` ``(out, in, *kernel)``.
-
-    Raises:
-        ValueError: when the shape has fewer than two axes.
-    """
-    if len(shape) < 2:
-        raise ValueError(f'get_fans: the shape must have at least two axes, but got {shape}')
-    receptive = math.prod(shape[2:])
-    return shape[1] * receptive, shape[0] * receptive
+from framework.initializers.base import FanScaledInitializer, Initializer, fill_random
 
 
 class Normal(Initializer):
@@ -27,25 +15,70 @@ class Normal(Initializer):
     Args:
         scale (float): the standard deviation.
         dtype: see :class:`Initializer`.
+        rng: a generator with NumPy's ``RandomState`` interface to draw from; by default the
+            framework's generator of the array's module (:mod:`framework.random`).
     """
 
-    def __init__(self, scale: float = 0.05, dtype=None):
+    def __init__(self, scale: float = 0.05, dtype=None, *, rng=None):
         super().__init__(dtype)
         self.scale = scale
+        self.rng = rng
 
     def __call__(self, array) -> None:
-        xp = backend.get_array_module(array)
-        state = framework_random.get_random_state(xp)
-        array[...] = state.normal(0.0, self.scale, array.shape)
+        self.check_dtype(array)
+        fill_random(array, self.rng,
+                    lambda generator: generator.normal(0.0, self.scale, array.shape))
 
 
-class LeCunNormal(Initializer):
-    """Normal with standard deviation ``scale * sqrt(1 / fan_in)`` (Chainer's default)."""
+class _ScaledNormal(FanScaledInitializer):
+    def distribution(self, s):
+        return Normal(s, rng=self.rng)
 
-    def __init__(self, scale: float = 1.0, dtype=None):
-        super().__init__(dtype)
-        self.scale = scale
 
-    def __call__(self, array) -> None:
-        fan_in, _ = get_fans(array.shape)
-        Normal(self.scale * math.sqrt(1.0 / fan_in))(array)
+class LeCunNormal(_ScaledNormal):
+    """Normal with standard deviation ``scale * sqrt(1 / fan_in)`` (Chainer's default for
+    weights; LeCun et al., 1998).
+
+    Args:
+        scale (float): the factor of the standard deviation.
+        dtype: see :class:`~framework.initializers.Initializer`.
+        rng: see :class:`Normal`.
+    """
+
+    factor = 1.0
+
+
+class GlorotNormal(_ScaledNormal):
+    """Normal with standard deviation ``scale * sqrt(2 / (fan_in + fan_out))`` (Glorot &
+    Bengio, 2010).
+
+    Args:
+        scale (float): the factor of the standard deviation.
+        dtype: see :class:`~framework.initializers.Initializer`.
+        rng: see :class:`Normal`.
+    """
+
+    factor = 2.0
+    fan_option = 'fan_sum'
+
+
+class HeNormal(_ScaledNormal):
+    """Normal with standard deviation ``scale * sqrt(2 / fan)`` (He et al., 2015), where
+    ``fan`` is ``fan_in`` or ``fan_out``.
+
+    Args:
+        scale (float): the factor of the standard deviation.
+        dtype: see :class:`~framework.initializers.Initializer`.
+        fan_option (str): ``'fan_in'`` or ``'fan_out'``.
+        rng: see :class:`Normal`.
+    """
+
+    factor = 2.0
+
+    def __init__(self, scale: float = 1.0, dtype=None, fan_option: str = 'fan_in', *,
+                 rng=None):
+        if fan_option not in ('fan_in', 'fan_out'):
+            raise ValueError(f"HeNormal: fan_option must be 'fan_in' or 'fan_out', but got "
+                             f'{fan_option!r}')
+        super().__init__(scale, dtype, rng=rng)
+        self.fan_option = fan_option

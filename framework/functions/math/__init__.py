@@ -2,6 +2,7 @@
 
 from framework.functions.math.average import average, mean
 from framework.functions.math.basic_math import absolute, add, div, mul, neg, pow, sub
+from framework.functions.math.bias import bias
 from framework.functions.math.clip import clip
 from framework.functions.math.cumprod import cumprod
 from framework.functions.math.cumsum import cumsum
@@ -16,6 +17,7 @@ from framework.functions.math.maximum import maximum
 from framework.functions.math.minimum import minimum
 from framework.functions.math.minmax import argmax, argmin, max, min
 from framework.functions.math.prod import prod
+from framework.functions.math.scale import scale
 from framework.functions.math.sqrt import rsqrt, sqrt
 from framework.functions.math.square import square
 from framework.functions.math.sum import sum, sum_to
@@ -28,4 +30,5 @@ __all__ = [
     'sqrt', 'square', 'tan',
     'argmax', 'argmin', 'average', 'batch_matmul', 'cumprod', 'cumsum', 'logsumexp', 'matmul',
     'max', 'mean', 'min', 'prod',
+    'bias', 'scale',
 ]

@@ -1,0 +1,2 @@
+"""Connection links: fully-connected, convolutional and embedding layers, and ChainerCV's
+convolution blocks."""

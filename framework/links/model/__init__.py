@@ -1,0 +1,1 @@
+"""Model links: chains that structure whole models."""

@@ -1,0 +1,1 @@
+"""Normalization links: batch, group and layer normalization."""
