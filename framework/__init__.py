@@ -1,12 +1,23 @@
 """A define-by-run deep-learning runtime in the style of Chainer.
 
 The names user code needs most are here: :class:`Variable`, :func:`grad`, the configuration
-(:data:`config`, :func:`using_config`, :func:`no_backprop_mode`, :func:`force_backprop_mode`)
-and :class:`FunctionNode` for new differentiable operations. Functions live in
-:mod:`framework.functions` (``F``), devices in :mod:`framework.backend`.
+(:data:`config`, :func:`using_config`, :func:`no_backprop_mode`, :func:`force_backprop_mode`),
+:class:`FunctionNode` for new differentiable operations, :class:`Link`/:class:`Chain` for
+models and :class:`Optimizer`. Functions live in :mod:`framework.functions` (``F``), layers in
+:mod:`framework.links` (``L``), devices in :mod:`framework.backend`; the subpackages
+``initializers``, ``optimizers``, ``optimizer_hooks`` and ``serializers`` are imported with it.
+The engine, memory pool and resources (:mod:`framework.engine`, :mod:`framework.memory`,
+:mod:`framework.resources`) are imported on demand.
 """
 
-from framework import backend, random
+from framework import (
+    backend,
+    initializers,
+    optimizer_hooks,
+    optimizers,
+    random,
+    serializers,
+)
 from framework._backprop import grad
 from framework.config import (
     config,
@@ -17,11 +28,13 @@ from framework.config import (
 )
 from framework.function_node import FunctionNode
 from framework.links import Chain, ChainList, Link, Sequential
+from framework.optimizer import GradientMethod, Optimizer, UpdateRule
 from framework.parameter import Parameter
 from framework.variable import Variable, VariableNode, as_array, as_variable
 
 __all__ = [
-    'Chain', 'ChainList', 'FunctionNode', 'Link', 'Parameter', 'Sequential', 'Variable',
-    'VariableNode', 'as_array', 'as_variable', 'backend', 'config', 'force_backprop_mode',
-    'global_config', 'grad', 'no_backprop_mode', 'random', 'using_config',
+    'Chain', 'ChainList', 'FunctionNode', 'GradientMethod', 'Link', 'Optimizer', 'Parameter',
+    'Sequential', 'UpdateRule', 'Variable', 'VariableNode', 'as_array', 'as_variable', 'backend',
+    'config', 'force_backprop_mode', 'global_config', 'grad', 'initializers', 'no_backprop_mode',
+    'optimizer_hooks', 'optimizers', 'random', 'serializers', 'using_config',
 ]
