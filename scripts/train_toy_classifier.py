@@ -1,9 +1,8 @@
 """Train a small multi-layer perceptron on generated spirals with the framework's autodiff.
 
 The main job of the project until the zoo has a pretrained model: it exercises the define-by-run
-graph, backprop, and the element-wise, activation and loss functions end to end, and prints the
-loss and accuracy of each epoch. Parameters are updated by plain momentum SGD written here,
-since the optimizers come later.
+graph, backprop, links, an optimizer and the loss functions end to end, and prints the loss and
+accuracy of each epoch.
 
 Usage::
 
@@ -17,8 +16,11 @@ import time
 
 import numpy
 
+import framework
 import framework.functions as F
-from framework import Variable, backend, no_backprop_mode
+import framework.initializers as I
+import framework.links as L
+from framework import backend, no_backprop_mode, optimizers
 
 
 def make_spirals(n_per_class: int, n_class: int, noise: float, rng) -> tuple:
@@ -36,28 +38,20 @@ def make_spirals(n_per_class: int, n_class: int, noise: float, rng) -> tuple:
     return x[order].astype(numpy.float32), label[order].astype(numpy.int32)
 
 
-def init_mlp(sizes: list[int], rng) -> list[tuple[Variable, Variable]]:
-    """He-initialised weights ``W`` (out, in) and zero biases for each layer."""
-    return [(Variable(rng.normal(0.0, numpy.sqrt(2.0 / n_in), (n_out, n_in)).astype('f')),
-             Variable(numpy.zeros(n_out, numpy.float32)))
-            for n_in, n_out in zip(sizes[:-1], sizes[1:])]
+class MLP(framework.Chain):
+    """Fully connected layers with ReLU between them."""
 
+    def __init__(self, sizes: list[int]):
+        super().__init__()
+        with self.init_scope():
+            self.layers = L.Sequential(*(L.Linear(n_in, n_out, initialW=I.HeNormal())
+                                         for n_in, n_out in zip(sizes[:-1], sizes[1:])))
 
-def forward(params, x):
-    h = x
-    for W, b in params[:-1]:
-        h = F.relu(F.linear(h, W, b))
-    W, b = params[-1]
-    return F.linear(h, W, b)
-
-
-def sgd_step(params, velocities, lr: float, momentum: float) -> None:
-    for (W, b), (vW, vb) in zip(params, velocities):
-        for p, v in ((W, vW), (b, vb)):
-            v *= momentum
-            v -= lr * p.grad
-            p.array += v
-            p.cleargrad()
+    def forward(self, x):
+        h = x
+        for layer in self.layers[:-1]:
+            h = F.relu(layer(h))
+        return self.layers[-1](h)
 
 
 def train(epochs: int, seed: int, device: str, batch_size: int = 64, lr: float = 0.1,
@@ -68,14 +62,12 @@ def train(epochs: int, seed: int, device: str, batch_size: int = 64, lr: float =
     x_train, t_train = make_spirals(300, 3, 0.2, rng)
     x_test, t_test = make_spirals(100, 3, 0.2, rng)
     x_train, t_train, x_test, t_test = device.send((x_train, t_train, x_test, t_test))
-    params = init_mlp([2, 64, 64, 3], rng)
-    for W, b in params:
-        W.to_device(device)
-        b.to_device(device)
-    velocities = [(device.xp.zeros_like(W.array), device.xp.zeros_like(b.array))
-                  for W, b in params]
+    framework.random.seed(seed)
+    model = MLP([2, 64, 64, 3]).to_device(device)
+    optimizer = optimizers.MomentumSGD(lr=lr, momentum=momentum)
+    optimizer.setup(model)
 
-    log(f'training a {len(params)}-layer MLP on {len(x_train)} spiral points ({device})')
+    log(f'training a {len(model.layers)}-layer MLP on {len(x_train)} spiral points ({device})')
     accuracy = 0.0
     for epoch in range(1, epochs + 1):
         start = time.perf_counter()
@@ -83,12 +75,13 @@ def train(epochs: int, seed: int, device: str, batch_size: int = 64, lr: float =
         total_loss = 0.0
         for i in range(0, len(order), batch_size):
             batch = device.send(order[i:i + batch_size])
-            loss = F.softmax_cross_entropy(forward(params, x_train[batch]), t_train[batch])
+            loss = F.softmax_cross_entropy(model(x_train[batch]), t_train[batch])
+            model.cleargrads()
             loss.backward()
-            sgd_step(params, velocities, lr, momentum)
+            optimizer.update()
             total_loss += float(loss.array) * len(batch)
         with no_backprop_mode():
-            accuracy = float(F.accuracy(forward(params, x_test), t_test).array)
+            accuracy = float(F.accuracy(model(x_test), t_test).array)
         log(f'epoch {epoch:3d}  loss {total_loss / len(order):.4f}  '
             f'test accuracy {accuracy:.3f}  ({time.perf_counter() - start:.2f} s)')
     return accuracy

@@ -51,7 +51,10 @@ class Sequential(ChainList):
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return Sequential(*self._layers[index])
+            part = Sequential()
+            part._device = self._device  # the layers stay where they are
+            part.extend(self._layers[index])
+            return part
         return self._layers[index]
 
     def __setitem__(self, index: int, layer) -> None:

@@ -4,7 +4,7 @@ import pytest
 import framework.functions as F
 import framework.links as L
 from framework import Sequential
-from framework.testing.emulated_device import EmulatedArray
+from framework.testing.emulated_device import EmulatedArray, EmulatedDevice
 
 
 def _x():
@@ -88,3 +88,10 @@ def test_to_device_and_repr():
     assert str(seq) == ('Sequential(\n  (0): Linear(in_size=3, out_size=2, nobias=False),\n'
                         '  (1): relu,\n)')
     assert repr(Sequential()) == 'Sequential()'
+
+
+def test_slice_leaves_the_layers_on_their_device():
+    seq = Sequential(L.Linear(2, 3), L.Linear(3, 1)).to_device(EmulatedDevice())
+    head = seq[:1]
+    assert isinstance(head[0].W.array, EmulatedArray)
+    assert isinstance(seq[0].W.array, EmulatedArray)
