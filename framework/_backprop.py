@@ -75,7 +75,7 @@ def _run_backward(func, target_indexes, grad_outputs):
 
 
 def _traverse(out_nodes, seeds, wanted, retain_grad, double_backprop, retain_graph,
-              capture=frozenset(), existing_leaf_grad=None):
+              capture=frozenset(), existing_leaf_grad=None, on_leaf_final=None):
     """Runs the backward pass from ``out_nodes``.
 
     Args:
@@ -88,6 +88,9 @@ def _traverse(out_nodes, seeds, wanted, retain_grad, double_backprop, retain_gra
         capture: intermediate nodes whose final gradients are returned as well.
         existing_leaf_grad: a callable giving the gradient a leaf already has, to which the
             new one is added; None to start leaves from zero.
+        on_leaf_final: a callable ``(node, grad)`` called for each leaf as soon as the last
+            function that reads it has run, while the pass goes on; such leaves are not in the
+            returned dict.
 
     Returns:
         dict mapping every reached leaf node, and every reached node of ``capture``, to its
@@ -108,6 +111,7 @@ def _traverse(out_nodes, seeds, wanted, retain_grad, double_backprop, retain_gra
         table.add(node, g)
         push(node.creator_node)
     seeded_leaves = set(out_nodes)
+    readers = _leaf_readers(out_nodes) if on_leaf_final is not None else {}
 
     with using_config('enable_backprop', double_backprop):
         while heap:
@@ -142,15 +146,46 @@ def _traverse(out_nodes, seeds, wanted, retain_grad, double_backprop, retain_gra
             del gys
             if not retain_graph:
                 func.release_retained()
+            for x in func.inputs if readers else ():
+                if x in readers:
+                    readers[x] -= 1
+                    if not readers[x]:
+                        del readers[x]
+                        grad = table.pop(x)
+                        if grad is not None:
+                            on_leaf_final(x, grad)
 
     for node in list(table.nodes()):
         result[node] = table.pop(node)
     return result
 
 
+def _leaf_readers(out_nodes) -> dict:
+    """For each leaf behind ``out_nodes``, how many inputs of functions behind them it is."""
+    readers = {}
+    seen = set()
+    stack = [node.creator_node for node in out_nodes if node.creator_node is not None]
+    while stack:
+        func = stack.pop()
+        if func in seen:
+            continue
+        seen.add(func)
+        for x in func.inputs:
+            if x.creator_node is None:
+                readers[x] = readers.get(x, 0) + 1
+            else:
+                stack.append(x.creator_node)
+    return readers
+
+
 def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, loss_scale,
-             retain_graph) -> None:
-    """Implements :meth:`Variable.backward`."""
+             retain_graph, on_leaf_grad=None) -> None:
+    """Implements :meth:`Variable.backward`.
+
+    ``on_leaf_grad(leaf)``, when given, is called for each leaf Variable as soon as its
+    gradient is final, before the rest of the backward pass (an optimizer can update the
+    parameter while earlier layers are differentiated).
+    """
     if var.array is None:
         raise ValueError('backward: the variable has no data')
     gy = var.grad_var
@@ -169,16 +204,30 @@ def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, los
         leaf = node.get_variable_or_none()
         return None if leaf is None else leaf._grad_var
 
-    leaf_grads = _traverse([var.node], [gy], _always, retain_grad, enable_double_backprop,
-                           retain_graph, existing_leaf_grad=existing_leaf_grad)
     owned = set()
-    for node, g in leaf_grads.items():
+
+    def set_leaf_grad(node, g):
         leaf = node.get_variable_or_none()
-        if leaf is not None and g is not None and node.requires_grad:
-            if not enable_double_backprop:
-                g = _owned(g, owned)
-            leaf._grad_var = g
-            leaf._loss_scale = loss_scale
+        if leaf is None or g is None or not node.requires_grad:
+            return None
+        if not enable_double_backprop:
+            g = _owned(g, owned)
+        leaf._grad_var = g
+        leaf._loss_scale = loss_scale
+        return leaf
+
+    def leaf_final(node, g):
+        leaf = set_leaf_grad(node, g)
+        if leaf is not None:
+            on_leaf_grad(leaf)
+
+    leaf_grads = _traverse([var.node], [gy], _always, retain_grad, enable_double_backprop,
+                           retain_graph, existing_leaf_grad=existing_leaf_grad,
+                           on_leaf_final=leaf_final if on_leaf_grad is not None else None)
+    for node, g in leaf_grads.items():
+        leaf = set_leaf_grad(node, g)
+        if leaf is not None and on_leaf_grad is not None:
+            on_leaf_grad(leaf)
 
 
 def _owned(g: Variable, owned: set) -> Variable:
