@@ -1,0 +1,1 @@
+"""ADE20K, as distributed by the MIT Scene Parsing Benchmark."""

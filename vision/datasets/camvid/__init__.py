@@ -1,0 +1,1 @@
+"""CamVid, as distributed with the SegNet tutorial."""

@@ -1,0 +1,1 @@
+"""Cityscapes, which must be downloaded by hand (the site needs a login)."""

@@ -1,0 +1,1 @@
+"""MS COCO: detection, instance segmentation and (panoptic-derived) semantic segmentation."""

@@ -1,0 +1,1 @@
+"""Caltech-UCSD Birds-200-2011 (CUB-200-2011)."""

@@ -1,0 +1,1 @@
+"""The Semantic Boundaries Dataset: instance segmentation of VOC images."""

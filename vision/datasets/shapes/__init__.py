@@ -1,0 +1,1 @@
+"""Synthetic datasets of coloured shapes, with exact annotations, made on the fly."""

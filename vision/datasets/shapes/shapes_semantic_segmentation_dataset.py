@@ -1,0 +1,48 @@
+"""ShapesSemanticSegmentationDataset: synthetic semantic segmentation data."""
+
+from __future__ import annotations
+
+import numpy
+
+from vision.datasets.shapes.shapes_utils import ShapesBaseDataset
+
+
+class ShapesSemanticSegmentationDataset(ShapesBaseDataset):
+    """A synthetic semantic segmentation dataset: circles, squares, triangles and stars.
+
+    The scenes of :class:`ShapesBboxDataset` (the same for the same arguments); the label map
+    is exact: each pixel has the class of the shape it shows, or 0 for the background.
+
+    Args:
+        length (int): The number of examples.
+        size (int or tuple of int): The image size ``(H, W)``, or one number for both.
+        seed (int): The seed of the dataset.
+        n_shape (tuple of int): The least and the most shapes drawn in an image.
+        shape_size (tuple of float): The range of a shape's circumradius, as a fraction of
+            ``min(H, W)`` (at least 2.5 pixels).
+
+    This dataset returns the following data.
+
+    ========= ========= ======= ====================
+    name      shape     dtype   format
+    ========= ========= ======= ====================
+    ``img``   (3, H, W) float32 RGB, [0, 255]
+    ``label`` (H, W)    int32   [0, #class - 1]
+    ========= ========= ======= ====================
+
+    The label of :math:`l` is the :math:`l`-th name of
+    :data:`shapes_semantic_segmentation_label_names`, whose first is ``'background'``.
+
+    """
+
+    def __init__(self, length: int = 100, size: int | tuple[int, int] = 128, seed: int = 0,
+                 n_shape: tuple[int, int] = (1, 5),
+                 shape_size: tuple[float, float] = (0.1, 0.3)) -> None:
+        super().__init__('ShapesSemanticSegmentationDataset', length, size, seed, n_shape,
+                         shape_size, inside=False, min_visible=0.3)
+        self.add_getter('label', self._get_label)
+
+    def _get_label(self, i: int) -> numpy.ndarray:
+        scene = self.scene(i)
+        classes = numpy.concatenate(([0], scene.label + 1)).astype(numpy.int32)
+        return classes[scene.owner + 1]
