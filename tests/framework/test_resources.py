@@ -1,13 +1,11 @@
 """Resources per device: random streams (main and per worker) and pooled workspace."""
 
-import gc
-
 import numpy
 import pytest
 
 import framework
 import framework.functions as F
-from framework import memory, resources
+from framework import backend, memory, resources
 from framework.engine import NaiveEngine, ThreadedEngine
 from framework.testing.emulated_device import EmulatedArray, EmulatedDevice
 from framework.testing.emulated_device import xp as emulated_xp
@@ -81,9 +79,10 @@ def test_pushed_draws_are_reproducible_whichever_engine_runs(make_engine):
     numpy.testing.assert_array_equal(numpy.stack(outputs), numpy.stack(expected))
 
 
-def test_request_workspace_lends_pooled_memory():
-    pool = memory.get_pool()
-    gc.collect()  # blocks of earlier tests' garbage must not return to the pool mid-test
+def test_request_workspace_lends_pooled_memory(monkeypatch):
+    # A pool of its own: threads left by other tests may use the process's pool meanwhile.
+    pool = memory.HostMemoryPool()
+    monkeypatch.setitem(memory._pools, backend.CpuDevice(), pool)
     before = pool.used_bytes()
     workspace = resources.request_workspace(None, 10_000)
     assert workspace.dtype == numpy.uint8 and workspace.shape == (10_000,)
