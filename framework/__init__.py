@@ -6,8 +6,10 @@ The names user code needs most are here: :class:`Variable`, :func:`grad`, the co
 models and :class:`Optimizer`. Functions live in :mod:`framework.functions` (``F``), layers in
 :mod:`framework.links` (``L``), devices in :mod:`framework.backend`; the subpackages
 ``initializers``, ``optimizers``, ``optimizer_hooks`` and ``serializers`` are imported with it.
-The engine, memory pool and resources (:mod:`framework.engine`, :mod:`framework.memory`,
-:mod:`framework.resources`) are imported on demand.
+Observed values are reported with :func:`report` (:mod:`framework.reporter`); the training
+loop is :mod:`framework.training`. The engine, memory pool and resources
+(:mod:`framework.engine`, :mod:`framework.memory`, :mod:`framework.resources`) are imported on
+demand.
 """
 
 from framework import (
@@ -16,7 +18,9 @@ from framework import (
     optimizer_hooks,
     optimizers,
     random,
+    reporter,
     serializers,
+    training,
 )
 from framework._backprop import grad
 from framework.config import (
@@ -30,11 +34,20 @@ from framework.function_node import FunctionNode
 from framework.links import Chain, ChainList, Link, Sequential
 from framework.optimizer import GradientMethod, Optimizer, UpdateRule
 from framework.parameter import Parameter
+from framework.reporter import (
+    DictSummary,
+    Reporter,
+    Summary,
+    get_current_reporter,
+    report,
+    report_scope,
+)
 from framework.variable import Variable, VariableNode, as_array, as_variable
 
 __all__ = [
-    'Chain', 'ChainList', 'FunctionNode', 'GradientMethod', 'Link', 'Optimizer', 'Parameter',
-    'Sequential', 'UpdateRule', 'Variable', 'VariableNode', 'as_array', 'as_variable', 'backend',
-    'config', 'force_backprop_mode', 'global_config', 'grad', 'initializers', 'no_backprop_mode',
-    'optimizer_hooks', 'optimizers', 'random', 'serializers', 'using_config',
+    'Chain', 'ChainList', 'DictSummary', 'FunctionNode', 'GradientMethod', 'Link', 'Optimizer',
+    'Parameter', 'Reporter', 'Sequential', 'Summary', 'UpdateRule', 'Variable', 'VariableNode',
+    'as_array', 'as_variable', 'backend', 'config', 'force_backprop_mode', 'get_current_reporter',
+    'global_config', 'grad', 'initializers', 'no_backprop_mode', 'optimizer_hooks', 'optimizers',
+    'random', 'report', 'report_scope', 'reporter', 'serializers', 'training', 'using_config',
 ]

@@ -26,6 +26,7 @@ from framework.links.connection.scale import Scale
 from framework.links.connection.seblock import SEBlock
 from framework.links.connection.separable_conv_2d_bn_activ import SeparableConv2DBNActiv
 from framework.links.link import Chain, ChainList, Link
+from framework.links.model.classifier import Classifier
 from framework.links.model.pickable_sequential_chain import PickableSequentialChain
 from framework.links.normalization.batch_normalization import BatchNormalization
 from framework.links.normalization.group_normalization import GroupNormalization
@@ -33,9 +34,10 @@ from framework.links.normalization.layer_normalization import LayerNormalization
 from framework.links.sequential import Sequential
 
 __all__ = [
-    'BatchNormalization', 'Bias', 'Chain', 'ChainList', 'Conv2DActiv', 'Conv2DBNActiv',
-    'Convolution1D', 'Convolution2D', 'Convolution3D', 'ConvolutionND', 'Deconvolution1D',
-    'Deconvolution2D', 'Deconvolution3D', 'DeconvolutionND', 'DepthwiseConvolution2D',
+    'BatchNormalization', 'Bias', 'Chain', 'ChainList', 'Classifier', 'Conv2DActiv',
+    'Conv2DBNActiv', 'Convolution1D', 'Convolution2D', 'Convolution3D', 'ConvolutionND',
+    'Deconvolution1D', 'Deconvolution2D', 'Deconvolution3D', 'DeconvolutionND',
+    'DepthwiseConvolution2D',
     'DilatedConvolution2D', 'EmbedID', 'GroupNormalization', 'LayerNormalization', 'Linear',
     'Link', 'Maxout', 'PReLU', 'PickableSequentialChain', 'Scale', 'SEBlock',
     'SeparableConv2DBNActiv', 'Sequential',

@@ -1,0 +1,161 @@
+"""Snapshot writers: how a :func:`~framework.training.extensions.snapshot` is written.
+
+Every writer puts the file in place atomically: the saving function writes into a temporary
+directory inside the output directory, the file is flushed to disk and then renamed to its
+name. A process killed in the middle leaves at most a ``tmp<filename>...`` directory behind,
+never a partial file under the snapshot's name.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable
+
+from framework.serializers.npz import save_npz
+
+
+class Writer:
+    """The base class of snapshot writers.
+
+    A writer is called as ``writer(filename, outdir, target)`` each time a snapshot is taken,
+    ``target`` being the serialized object (a dict of arrays that also has a ``serialize``
+    method, so that :func:`~framework.serializers.save_npz` can save it).
+    """
+
+    def __init__(self):
+        self._post_save_hooks: list[Callable] = []
+
+    def __call__(self, filename: str, outdir: str, target) -> None:
+        raise NotImplementedError(f'{type(self).__name__} must implement __call__')
+
+    def finalize(self) -> None:
+        """Waits for the snapshots in progress; called at the end of the training."""
+
+    def save(self, filename: str, outdir: str, target, savefun: Callable, **kwds) -> None:
+        """Saves ``target`` to ``outdir/filename`` with ``savefun(path, target, **kwds)``,
+        atomically, then runs the post-save hooks (the removal of stale snapshots)."""
+        tmpdir = tempfile.mkdtemp(prefix='tmp' + filename, dir=outdir)
+        try:
+            tmppath = os.path.join(tmpdir, filename)
+            savefun(tmppath, target, **kwds)
+            _fsync(tmppath)
+            os.replace(tmppath, os.path.join(outdir, filename))
+            _fsync_directory(outdir)
+        finally:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+        for hook in self._post_save_hooks:
+            hook()
+
+    def _add_cleanup_hook(self, hook: Callable) -> None:
+        """Adds a function called with no argument after each save."""
+        self._post_save_hooks.append(hook)
+
+
+def _fsync(path: str) -> None:
+    with open(path, 'rb') as f:
+        os.fsync(f.fileno())
+
+
+def _fsync_directory(path: str) -> None:
+    """Makes a rename in ``path`` durable (where the platform allows it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class SimpleWriter(Writer):
+    """Writes the snapshot in the calling thread.
+
+    Args:
+        savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
+        kwds: keyword arguments for ``savefun``.
+    """
+
+    def __init__(self, savefun: Callable = save_npz, **kwds):
+        super().__init__()
+        self._savefun = savefun
+        self._kwds = kwds
+
+    def __call__(self, filename, outdir, target):
+        self.save(filename, outdir, target, self._savefun, **self._kwds)
+
+
+class ThreadWriter(Writer):
+    """Writes each snapshot in a new thread, so that training goes on meanwhile; a snapshot
+    waits for the previous one to be written, and :meth:`finalize` for the last one.
+
+    Args:
+        savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
+        kwds: keyword arguments for ``savefun``.
+    """
+
+    def __init__(self, savefun: Callable = save_npz, **kwds):
+        super().__init__()
+        self._savefun = savefun
+        self._kwds = kwds
+        self._worker: threading.Thread | None = None
+
+    def __call__(self, filename, outdir, target):
+        self.finalize()
+        self._worker = threading.Thread(
+            target=self.save, args=(filename, outdir, target, self._savefun), kwargs=self._kwds)
+        self._worker.start()
+
+    def finalize(self):
+        if self._worker is not None:
+            self._worker.join()
+            self._worker = None
+
+
+class ThreadQueueWriter(Writer):
+    """Writes the snapshots one after the other in a worker thread fed by a queue.
+
+    Args:
+        savefun (callable): ``savefun(path, target)``; :func:`save_npz` by default.
+        task (callable): called as ``task(filename, outdir, target)`` for each snapshot
+            instead of a :class:`SimpleWriter` of ``savefun``.
+    """
+
+    def __init__(self, savefun: Callable = save_npz, task: Callable | None = None):
+        super().__init__()
+        self._task = SimpleWriter(savefun=savefun) if task is None else task
+        self._queue: queue.Queue = queue.Queue()
+        self._consumer = threading.Thread(target=self._consume, daemon=True)
+        self._consumer.start()
+        self._finalized = False
+
+    def __call__(self, filename, outdir, target):
+        self._queue.put((filename, outdir, target))
+
+    def _add_cleanup_hook(self, hook):
+        # The task saves, so the task runs the hooks.
+        add = getattr(self._task, '_add_cleanup_hook', None)
+        if add is not None:
+            add(hook)
+
+    def _consume(self):
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                self._task(*item)
+            finally:
+                self._queue.task_done()
+
+    def finalize(self):
+        if not self._finalized:
+            self._finalized = True
+            self._queue.put(None)
+            self._consumer.join()
