@@ -1,0 +1,95 @@
+import itertools
+
+import numpy
+import pytest
+
+import framework
+import framework.functions as F
+from framework.links import Chain
+from vision.models import FeaturePredictor
+
+
+class Extractor(Chain):
+    """Records its inputs; returns the mean of each channel of each crop (and, with two
+    outputs, the crops' maximum) so that the averaging over crops can be checked."""
+
+    def __init__(self, in_channels=3, two_outputs=False, scale=None):
+        super().__init__()
+        self.mean = numpy.arange(in_channels, dtype=numpy.float32).reshape((-1, 1, 1))
+        if scale is not None:
+            self.scale = scale
+        self.two_outputs = two_outputs
+        self.inputs = []
+
+    def forward(self, x):
+        self.inputs.append(x)
+        assert not framework.config.train and not framework.config.enable_backprop
+        y = F.mean(x, axis=(2, 3))
+        return (y, F.max(x, axis=(1, 2, 3))) if self.two_outputs else y
+
+
+def images(n=2, in_channels=3, size=(40, 30), seed=0):
+    rng = numpy.random.RandomState(seed)
+    return [rng.uniform(0, 255, (in_channels,) + size).astype(numpy.float32) for _ in range(n)]
+
+
+@pytest.mark.parametrize('crop, crop_size, scale_size, in_channels', list(itertools.product(
+    ['center', '10'], [24, (24, 20), (20, 24)], [None, 32, (36, 28)], [1, 3])))
+def test_prepare(crop, crop_size, scale_size, in_channels):
+    link = FeaturePredictor(Extractor(in_channels), crop_size, scale_size, crop)
+    hw = (crop_size, crop_size) if isinstance(crop_size, int) else crop_size
+    img = images(1, in_channels)[0]
+    original = img.copy()
+    out = link._prepare(img)
+    assert out.shape == ((1 if crop == 'center' else 10), in_channels) + hw
+    assert out.dtype == numpy.float32
+    numpy.testing.assert_array_equal(img, original)
+
+
+def test_prepare_subtracts_the_mean_and_scales():
+    img = images(1)[0]
+    link = FeaturePredictor(Extractor(), 10, crop='center', mean=numpy.float32(5), scale=0.5)
+    expected = (img[:, 15:25, 10:20] - 5) * 0.5
+    numpy.testing.assert_allclose(link._prepare(img)[0], expected, rtol=1e-6)
+    default = FeaturePredictor(Extractor(), 10)
+    numpy.testing.assert_array_equal(default.mean, default.extractor.mean)
+    assert default.scale is None
+    assert FeaturePredictor(Extractor(scale=2.), 10).scale == 2.
+
+
+@pytest.mark.parametrize('crop', ['center', '10'])
+def test_predict_averages_the_crops(crop):
+    imgs = images(3)
+    extractor = Extractor()
+    link = FeaturePredictor(extractor, (20, 16), crop=crop)
+    out = link.predict(imgs)
+    assert isinstance(out, list) and len(out) == 3
+    n_crop = 1 if crop == 'center' else 10
+    assert extractor.inputs[0].shape == (3 * n_crop, 3, 20, 16)
+    for img, feature in zip(imgs, out):
+        crops = link._prepare(img)
+        assert feature.shape == (3,) and feature.dtype == numpy.float32
+        numpy.testing.assert_allclose(feature, crops.mean(axis=(2, 3)).mean(axis=0), rtol=1e-5)
+
+
+def test_predict_with_several_features():
+    imgs = images(2)
+    link = FeaturePredictor(Extractor(two_outputs=True), 16, scale_size=24, crop='10')
+    means, maxima = link.predict(imgs)
+    assert len(means) == len(maxima) == 2
+    assert means[0].shape == (3,) and maxima[0].shape == ()
+    crops = link._prepare(imgs[1])
+    numpy.testing.assert_allclose(maxima[1], crops.max(axis=(1, 2, 3)).mean(), rtol=1e-6)
+
+
+def test_predict_nothing():
+    assert FeaturePredictor(Extractor(), 8).predict([]) == []
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="FeaturePredictor: crop must be 'center' or '10', but "
+                                         "got 'corners'"):
+        FeaturePredictor(Extractor(), 8, crop='corners')
+    with pytest.raises(ValueError, match=r'each image must be a \(C, H, W\) numpy.ndarray, but '
+                                         r'got \(8, 8\)'):
+        FeaturePredictor(Extractor(), 8).predict([numpy.zeros((8, 8), numpy.float32)])

@@ -1,0 +1,110 @@
+import numpy
+import pytest
+
+from framework import initializers
+from framework.serializers import NpzDeserializer
+from vision.models import ResNet50, ResNet101, ResNet152
+from vision.models.classification.resnet.torchvision_resnet import TORCHVISION_RESNET_KWARGS
+from vision.weights import IMAGENET_TORCHVISION, get_converter
+
+ZERO = {'initialW': initializers.Zero(), 'fc_kwargs': {'initialW': initializers.Zero()}}
+
+
+def test_he_reproduces_chainercv(parity, load_chainercv_rule, run, assert_parity):
+    model = ResNet50(arch='he', **ZERO)
+    load_chainercv_rule(model, 'chainercv_resnet50_params.tsv')
+    model.pick = ('fc6', 'prob')
+    x = ((parity['input'] - 110) / 60)[None].astype(numpy.float32)
+    fc6, prob = run(model, x)
+    assert_parity(fc6, parity['chainercv_resnet50/fc6'])
+    assert_parity(prob, parity['chainercv_resnet50/prob'])
+
+
+def test_torchvision_weights_reproduce_torchvision(parity, torchvision_rule, model_shapes, run,
+                                                   assert_parity):
+    state = torchvision_rule('tv_resnet50_params.tsv')
+    arrays = get_converter('torchvision_resnet').convert(state, IMAGENET_TORCHVISION)
+    model = ResNet50(**TORCHVISION_RESNET_KWARGS, **ZERO)
+    assert {k for k in arrays if not k.endswith('/N')} == model_shapes(model).keys()
+    NpzDeserializer(arrays).load(model)
+    model.pick = 'fc6'
+    # torchvision's input is (img / 255 - mean) / std; the converter folded 1 / std into conv1.
+    x = (parity['input'] - IMAGENET_TORCHVISION.model_mean())[None]
+    assert_parity(run(model, x), parity['tv_resnet50/logits'])
+
+
+@pytest.mark.parametrize('pick, shapes', [
+    ('prob', ((2, 10),)),
+    (('conv1', 'pool1', 'res2', 'res5', 'pool5', 'fc6'),
+     ((2, 64, 32, 32), (2, 64, 16, 16), (2, 256, 16, 16), (2, 2048, 2, 2), (2, 2048),
+      (2, 10))),
+])
+def test_pick_returns_intermediate_features(pick, shapes, run):
+    model = ResNet50(n_class=10, **ZERO)
+    model.pick = pick
+    outputs = run(model, numpy.zeros((2, 3, 64, 64), numpy.float32))
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    assert tuple(y.shape for y in outputs) == shapes
+    assert all(y.dtype == numpy.float32 for y in outputs)
+
+
+def test_torchvision_pool1_pads():
+    model = ResNet50(**TORCHVISION_RESNET_KWARGS, **ZERO)
+    assert model.pool1.pad == 1 and not model.pool1.cover_all
+    assert model.conv1.bn.eps == 1e-5
+    default = ResNet50(**ZERO)
+    assert default.pool1.pad == 0 and default.pool1.cover_all
+    assert default.conv1.bn.eps == 2e-5
+
+
+@pytest.mark.parametrize('arch, first, second', [('he', (2, 2), (1, 1)), ('fb', (1, 1), (2, 2))])
+def test_arch_places_the_stride(arch, first, second):
+    model = ResNet50(arch=arch, **ZERO)
+    assert model.arch == arch
+    block = model.res3.a
+    assert block.conv1.conv.stride == first and block.conv2.conv.stride == second
+    assert block.residual_conv.conv.stride == (2, 2)
+    assert model.res3.b1.conv2.conv.stride == (1, 1)
+
+
+@pytest.mark.parametrize('cls, arch, has_bias', [
+    (ResNet50, 'he', True), (ResNet50, 'fb', False), (ResNet101, 'he', False),
+])
+def test_only_kaiming_he_resnet50_has_a_conv1_bias(cls, arch, has_bias):
+    assert (cls(arch=arch, **ZERO).conv1.conv.b is not None) == has_bias
+
+
+@pytest.mark.parametrize('cls, blocks', [(ResNet101, (3, 4, 23, 3)), (ResNet152, (3, 8, 36, 3))])
+def test_depths(cls, blocks):
+    model = cls(n_class=7, **ZERO)
+    assert tuple(len(model[f'res{i}'].layer_names) for i in range(2, 6)) == blocks
+    assert model.fc6.W.shape == (7, 2048)
+    assert model.model_name == f'resnet{sum(blocks) * 3 + 2}'
+
+
+def test_bad_arguments():
+    from vision.models.classification import ResNet
+    with pytest.raises(ValueError, match=r'ResNet: n_layer must be one of \[50, 101, 152\], '
+                                         r'but got 34'):
+        ResNet(34)
+    with pytest.raises(ValueError, match="ResNet50: arch must be 'fb' or 'he', but got 'x'"):
+        ResNet50(arch='x')
+
+
+def test_named_weights_fix_their_arguments():
+    with pytest.raises(ValueError, match='resnet50: n_class must be 1000 for the weights '
+                                         "'imagenet', but got 10"):
+        ResNet50(pretrained_model='imagenet', n_class=10)
+    with pytest.raises(ValueError, match=r"no weight 'torchvision-imagenet1k-v1' matches "
+                                         r"arch='he'"):
+        ResNet50(pretrained_model='torchvision-imagenet1k-v1', arch='he')
+
+
+def test_unknown_weight_name_lists_the_known_ones():
+    with pytest.raises(ValueError) as error:
+        ResNet50(pretrained_model='imagenett')
+    message = str(error.value)
+    assert "unknown pretrained_model 'imagenett'" in message
+    for known in ("resnet50/imagenet (arch='fb')", "resnet50/imagenet (arch='he')",
+                  'resnet50/torchvision-imagenet1k-v1', 'resnet50/torchvision-imagenet1k-v2'):
+        assert known in message

@@ -1,0 +1,138 @@
+"""The ``vision`` command.
+
+::
+
+    vision list [--model resnet50] [--verbose]
+    vision predict --model resnet50 --weights imagenet [--arg arch=he] [--top 5] IMG...
+    vision download --model resnet50 --weights torchvision-imagenet1k-v2
+
+``list`` prints every pretrained weight of the manifest with its published scores;
+``predict`` prints the most probable classes of each image; ``download`` fetches, verifies and
+converts a weight and prints where it is cached. ``--arg NAME=VALUE`` passes constructor
+arguments (``arch=he``, ``depth_multiplier=1.4``); values are read as JSON when they parse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy
+
+_DESCRIPTION = 'Pretrained models of the vision zoo: list them, classify images, download.'
+
+
+def _parse_args(argv) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog='vision', description=_DESCRIPTION)
+    commands = parser.add_subparsers(dest='command', required=True)
+    listing = commands.add_parser('list', help='list the pretrained weights and their scores')
+    listing.add_argument('--model', help='only the weights of this model')
+    listing.add_argument('--verbose', '-v', action='store_true',
+                         help='also print sources, hashes, preprocessing, licences, protocols')
+    for name, help_text in (('predict', 'print the top classes of images'),
+                            ('download', 'fetch and convert a weight; print its cached path')):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument('--model', required=True, help='a model name (see vision list)')
+        command.add_argument('--weights', required=True,
+                             help='a weight name of the model, or the path of a weight file')
+        command.add_argument('--arg', action='append', default=[], metavar='NAME=VALUE',
+                             help='a constructor argument of the model (repeatable)')
+        if name == 'predict':
+            command.add_argument('images', nargs='+', metavar='IMG')
+            command.add_argument('--top', type=int, default=5, help='how many classes (5)')
+            command.add_argument('--crop', choices=('center', '10'),
+                                 help="'center' or '10' crops (default: the weights')")
+    return parser.parse_args(argv)
+
+
+def _constructor_args(items: list[str]) -> dict:
+    kwargs = {}
+    for item in items:
+        name, sep, value = item.partition('=')
+        if not sep or not name:
+            raise ValueError(f'--arg must be NAME=VALUE, but got {item!r}')
+        try:
+            kwargs[name] = json.loads(value)
+        except json.JSONDecodeError:
+            kwargs[name] = value
+    return kwargs
+
+
+def _build(args):
+    from vision.models import get_model
+    return get_model(args.model)(pretrained_model=args.weights, **_constructor_args(args.arg))
+
+
+def _list(args) -> None:
+    from vision.weights import describe_source, list_weights
+    specs = list_weights(args.model)
+    if args.model is not None and not specs:
+        from vision.models import get_model
+        get_model(args.model)
+    lines = [(spec.model, spec.name, ' '.join(f'{k}={v}' for k, v in spec.model_kwargs.items()),
+              ', '.join(f'{s["metric"]} {s["value"]}{s.get("unit", "")} ({s["setting"]})'
+                        for s in spec.scores)) for spec in specs]
+    widths = [max((len(line[i]) for line in lines), default=0) + 2 for i in range(3)]
+    for spec, line in zip(specs, lines):
+        print(''.join(text.ljust(width) for text, width in zip(line, widths)) + line[3])
+        if args.verbose:
+            digest = spec.sha256 or (spec.sha256_prefix and f'{spec.sha256_prefix}...')
+            pre = spec.preprocessing
+            print(f'    source: {describe_source(spec.source)} (sha256 '
+                  f'{digest or "not published"}; converter {spec.converter})')
+            print(f'    input: {pre.channel_order}, mean {list(pre.mean)}, std '
+                  f'{list(pre.std) if pre.std else None} (values 0-{pre.value_range:g}), resize '
+                  f'{pre.resize}, {pre.crop} crop {pre.crop_size}; {spec.n_class} classes '
+                  f'({spec.categories})')
+            for s in spec.scores:
+                print(f'    {s["metric"]} {s["value"]}{s.get("unit", "")}: {s["protocol"]}; '
+                      f'{s["dataset"]}; {s["reference"]}')
+            print(f'    licence: {spec.licence}')
+
+
+def _predict(args) -> None:
+    from vision.models import FeaturePredictor
+    from vision.utils import read_image
+    from vision.weights import IMAGENET_TORCHVISION, Preprocessing, file_kind, label_names
+    model = _build(args)
+    spec = model.weight_spec
+    if spec is not None:
+        pre, names = spec.preprocessing, spec.label_names
+    else:
+        torch_file = file_kind(args.weights) == 'torch'
+        pre = IMAGENET_TORCHVISION if torch_file else Preprocessing(tuple(model.mean.ravel()))
+        names = None
+    predictor = FeaturePredictor(model, pre.crop_size, pre.resize, args.crop or pre.crop)
+    for path in args.images:
+        prob = predictor.predict([read_image(path)])[0]
+        if names is None and len(prob) in (1000, 1001):
+            names = label_names('imagenet' if len(prob) == 1000 else 'imagenet_with_background')
+        print(f'{path}:')
+        for rank, index in enumerate(numpy.argsort(-prob)[:args.top], 1):
+            name = names[index] if names is not None else f'class {index}'
+            print(f'  {rank}. {prob[index]:.4f}  {name} ({index})')
+
+
+def _download(args) -> None:
+    model = _build(args)
+    if model.weight_spec is None:
+        raise ValueError(f'{args.weights!r} is a file, not a weight of the manifest')
+    print(model.weight_spec.local_path())
+
+
+def main(argv=None) -> int:
+    """Runs the command; returns the exit status (1 with a message on standard error for a
+    failed download, a wrong hash, an unknown name or a bad argument)."""
+    args = _parse_args(argv)
+    run = {'list': _list, 'predict': _predict, 'download': _download}[args.command]
+    try:
+        run(args)
+    except (OSError, ValueError, TypeError) as e:
+        print(f'vision {args.command}: error: {e}', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,24 @@
+"""The model zoo: models by name (:func:`get_model`, :func:`list_models`), each family in its
+subpackage (``classification``...), with pretrained weights from ``weights_manifest.json``
+(:mod:`vision.weights`)."""
+
+from vision.models._registry import get_model, list_models, register_model
+from vision.models.classification import (
+    VGG16,
+    FeaturePredictor,
+    MobileNetV2,
+    ResNet50,
+    ResNet101,
+    ResNet152,
+    SEResNet50,
+    SEResNet101,
+    SEResNet152,
+    SEResNeXt50,
+    SEResNeXt101,
+)
+
+__all__ = [
+    'FeaturePredictor', 'MobileNetV2', 'ResNet101', 'ResNet152', 'ResNet50', 'SEResNeXt101',
+    'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'VGG16', 'get_model',
+    'list_models', 'register_model',
+]

@@ -1,0 +1,37 @@
+"""Image classifiers with ChainerCV's names and arguments, their ImageNet category names, and
+:class:`FeaturePredictor` (``predict(imgs)`` -> one probability vector per image)."""
+
+from vision.models.classification.feature_predictor import FeaturePredictor
+from vision.models.classification.imagenet_label_names import imagenet_label_names
+from vision.models.classification.mobilenet import (
+    ExpandedConv2D,
+    MobileNetV2,
+    TFConv2DBNActiv,
+    TFConvolution2D,
+)
+from vision.models.classification.resnet import (
+    Bottleneck,
+    ResBlock,
+    ResNet,
+    ResNet50,
+    ResNet101,
+    ResNet152,
+    ResNetBase,
+)
+from vision.models.classification.senet import (
+    SEResNet,
+    SEResNet50,
+    SEResNet101,
+    SEResNet152,
+    SEResNeXt,
+    SEResNeXt50,
+    SEResNeXt101,
+)
+from vision.models.classification.vgg import VGG16
+
+__all__ = [
+    'Bottleneck', 'ExpandedConv2D', 'FeaturePredictor', 'MobileNetV2', 'ResBlock', 'ResNet',
+    'ResNet101', 'ResNet152', 'ResNet50', 'ResNetBase', 'SEResNeXt', 'SEResNeXt101',
+    'SEResNeXt50', 'SEResNet', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'TFConv2DBNActiv',
+    'TFConvolution2D', 'VGG16', 'imagenet_label_names',
+]

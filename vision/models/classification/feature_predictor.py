@@ -1,0 +1,119 @@
+"""FeaturePredictor: ``predict(imgs)`` for a feature extractor or classifier (ChainerCV's)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+
+import numpy
+
+import framework
+from framework import backend
+from framework.links import Chain
+from vision.transforms import center_crop, resize, scale, ten_crop
+
+_CROPS = ('center', '10')
+
+
+class FeaturePredictor(Chain):
+    """Adds :meth:`predict` to a model that maps a batch of images to features (for a
+    classifier of this package, the class probabilities).
+
+    :meth:`predict` resizes each image (when ``scale_size`` is given), crops it (the centre,
+    or ten crops: the centre, the four corners and their mirror images), subtracts the mean,
+    multiplies by ``scale`` (when there is one), runs the model on all the crops at once
+    (``train`` off, without backpropagation) and averages the features of the crops of each
+    image.
+
+    Example:
+
+        >>> model = FeaturePredictor(ResNet50(pretrained_model='imagenet'), 224, 256)
+        >>> probs = model.predict([img])           # [(1000,) array]
+        >>> model.extractor.pick = ['res5', 'fc6']
+        >>> res5, fc6 = model.predict([img])       # two lists, one entry per image
+
+    Args:
+        extractor: the model (its ``mean`` is used when ``mean`` is None).
+        crop_size (int or tuple of int): the size of the crops, ``(H, W)`` or one int for both.
+        scale_size (int, tuple of int or None): None: no resizing; an int: resize so that the
+            shorter side has this length; a pair: resize to ``(H, W)``.
+        crop (str): ``'center'`` or ``'10'``.
+        mean (numpy.ndarray): ``(C, 1, 1)`` (or broadcastable), subtracted from the crops
+            (default: ``extractor.mean``).
+        scale (float, numpy.ndarray or None): multiplies the crops after the mean is
+            subtracted (default: ``extractor.scale`` if the model has one, else no scaling).
+    """
+
+    def __init__(self, extractor, crop_size, scale_size=None, crop: str = 'center', mean=None,
+                 scale=None):
+        super().__init__()
+        if crop not in _CROPS:
+            raise ValueError(f"FeaturePredictor: crop must be 'center' or '10', but got "
+                             f'{crop!r}')
+        if isinstance(crop_size, int):
+            crop_size = (crop_size, crop_size)
+        self.crop_size = tuple(crop_size)
+        self.scale_size = scale_size
+        self.crop = crop
+        with self.init_scope():
+            self.extractor = extractor
+        self.mean = extractor.mean if mean is None else mean
+        self.scale = getattr(extractor, 'scale', None) if scale is None else scale
+
+    def _prepare(self, img: numpy.ndarray) -> numpy.ndarray:
+        """The crops of one ``(C, H, W)`` image with the mean subtracted (and scaled):
+        ``(n_crop, C, crop_H, crop_W)`` float32."""
+        if not isinstance(img, numpy.ndarray) or img.ndim != 3:
+            raise ValueError('FeaturePredictor.predict: each image must be a (C, H, W) '
+                             f'numpy.ndarray, but got {getattr(img, "shape", type(img))}')
+        if self.scale_size is not None:
+            if isinstance(self.scale_size, int):
+                img = scale(img, size=self.scale_size)
+            else:
+                img = resize(img, size=tuple(self.scale_size))
+        if self.crop == '10':
+            crops = ten_crop(img, self.crop_size)
+        else:
+            crops = center_crop(img, self.crop_size)[None]
+        crops = crops - numpy.asarray(self.mean)[None]
+        if self.scale is not None:
+            crops = crops * numpy.asarray(self.scale)
+        return crops.astype(numpy.float32)
+
+    def predict(self, imgs: Iterable[numpy.ndarray]):
+        """Computes the features of images.
+
+        Args:
+            imgs (iterable of numpy.ndarray): images ``(C, H, W)``, RGB, values 0-255, of any
+                size at least the crop size (or any size with ``scale_size``).
+
+        Returns:
+            list of numpy.ndarray, or tuple of them: one feature per image (``(n_class,)``
+            float32 probabilities for a classifier), averaged over the crops; when the model
+            returns several features (``pick`` a sequence), a tuple with one such list per
+            feature.
+        """
+        crops = [self._prepare(img) for img in imgs]
+        if not crops:
+            return []
+        n_crop = crops[0].shape[0]
+        x = self.xp.asarray(numpy.concatenate(crops))
+        with framework.using_config('train', False), framework.no_backprop_mode():
+            features = self.extractor(x)
+        if isinstance(features, tuple):
+            return tuple(self._split(f, n_crop) for f in features)
+        return self._split(features, n_crop)
+
+    @staticmethod
+    def _split(feature, n_crop: int) -> list[numpy.ndarray]:
+        array = backend.CpuDevice().send(getattr(feature, 'array', feature))
+        array = array.reshape((-1, n_crop) + array.shape[1:])
+        if n_crop > 1:
+            if array.ndim == 5:
+                warnings.warn('FeaturePredictor: four-dimensional features are averaged over '
+                              'the crops, which loses their spatial correspondence',
+                              stacklevel=3)
+            array = array.mean(axis=1)
+        else:
+            array = array[:, 0]
+        return list(array)
