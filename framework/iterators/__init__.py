@@ -1,7 +1,8 @@
 """Dataset iterators (``from framework import iterators``), with Chainer's names and arguments.
 
 - :class:`SerialIterator` reads the examples in the calling thread.
-- :class:`MultithreadIterator` loads the next batches with threads.
+- :class:`MultithreadIterator` loads the next batches with threads: a pool of its own, or
+  the workers of the dependency engine (``engine=framework.engine.get_engine()``).
 - :class:`MultiprocessIterator` loads them with worker processes, through shared memory.
 - Order samplers decide the order of each epoch: :class:`OrderSampler`,
   :class:`ShuffleOrderSampler`.

@@ -59,13 +59,17 @@ class PrefetchingIterator(BatchIterator):
 
     def _restart(self) -> None:
         """Drops the batches in flight; the next ones start from the iterator's own state."""
+        self._discard_pending()
+        self._ahead_state = self._state
+        self._ahead_sampler = _copy_sampler(self.order_sampler)
+        self._ahead_done = False
+
+    def _discard_pending(self) -> None:
+        """Gives up the batches in flight."""
         while self._pending:
             item = self._pending.popleft()
             if item.handle is not None:
                 self._discard(item.handle)
-        self._ahead_state = self._state
-        self._ahead_sampler = _copy_sampler(self.order_sampler)
-        self._ahead_done = False
 
     def _fill(self, n: int) -> None:
         """Schedules batches until ``n`` are in flight (or the iteration is over)."""
@@ -128,12 +132,12 @@ class PrefetchingIterator(BatchIterator):
             self._restart()
 
     def finalize(self) -> None:
-        """Stops the workers; the iterator cannot be used afterwards. Calling it again is a
-        no-op."""
+        """Gives up the batches in flight and stops the workers once they are done with them;
+        the iterator cannot be used afterwards. Calling it again is a no-op."""
         if self._finalized:
             return
         self._finalized = True
-        self._pending.clear()
+        self._discard_pending()
         self._shutdown()
 
 

@@ -150,9 +150,11 @@ class Trainer:
         Before the loop, the output directory is made, snapshots with ``autoload`` are loaded
         and then every extension's ``initialize`` is called (except for extensions whose
         trigger has ``finished``), so that initializers see the resumed state; after it (also
-        when it
-        raises), every ``finalize`` and the updater's. When the loop raises, each extension's
-        ``on_error`` is called before the exception propagates.
+        when it raises), every ``finalize`` and the updater's, so that the work they wait for
+        (snapshots written in the background, batches being loaded) is done when ``run``
+        returns or raises. When the loop raises, each extension's ``on_error`` is called
+        before the exception propagates, and an error of a ``finalize`` is written to stderr;
+        otherwise the first error of a ``finalize`` is raised once every one has run.
 
         Args:
             show_loop_exception_msg (bool): whether to print the exception to stderr before
@@ -184,6 +186,7 @@ class Trainer:
             for _, entry in extensions:
                 if entry.call_before_training:
                     entry.extension(self)
+        loop_failed = True
         try:
             while not stop_trigger(self):
                 self.observation = {}
@@ -192,6 +195,7 @@ class Trainer:
                     for _, entry in extensions:
                         if entry.trigger(self):
                             entry.extension(self)
+            loop_failed = False
         except Exception as e:
             if show_loop_exception_msg:
                 sys.stderr.write(f'Exception in main training loop: {e}\n'
@@ -210,13 +214,27 @@ class Trainer:
                         traceback.print_tb(sys.exc_info()[2])
             raise
         finally:
-            for _, entry in extensions:
-                finalize = getattr(entry.extension, 'finalize', None)
-                if finalize:
-                    finalize()
-            self.updater.finalize()
+            self._finalize(extensions, loop_failed)
         self._final_elapsed_time = self.elapsed_time
         self._done = True
+
+    def _finalize(self, extensions, loop_failed: bool) -> None:
+        """Calls every extension's ``finalize``, then the updater's, even when one raises: a
+        background snapshot writer or a prefetching iterator waits there for its work. The
+        first error is raised once all have run, the others are written to stderr; when the
+        loop failed, they are all written to stderr and the loop's error propagates."""
+        finalizers = [getattr(entry.extension, 'finalize', None) for _, entry in extensions]
+        errors = []
+        for finalize in [f for f in finalizers if f] + [self.updater.finalize]:
+            try:
+                finalize()
+            except Exception as error:
+                errors.append(error)
+        for error in errors if loop_failed else errors[1:]:
+            sys.stderr.write(f'Exception in finalize: {error}\n')
+            traceback.print_exception(error)
+        if errors and not loop_failed:
+            raise errors[0]
 
     def serialize(self, serializer) -> None:
         """Saves or loads the updater (``updater/``), the stop trigger (``stop_trigger/``),

@@ -15,6 +15,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 
+from framework.engine import Engine, get_engine
 from framework.serializers.npz import save_npz
 
 
@@ -159,3 +160,52 @@ class ThreadQueueWriter(Writer):
             self._finalized = True
             self._queue.put(None)
             self._consumer.join()
+
+
+class EngineWriter(Writer):
+    """Writes each snapshot in a function pushed to the dependency engine, so that training
+    goes on meanwhile (not in Chainer).
+
+    The functions write a variable of the writer: the snapshots are written one at a time, in
+    the order they were taken, each followed by the post-save hooks (the removal of stale
+    snapshots). :meth:`finalize`, which the trainer calls at the end of the training (also
+    when it fails), waits for the last one. An error of a save is raised by the next snapshot
+    or by :meth:`finalize`, whichever comes first; the snapshots taken between the failure and
+    that point are not written.
+
+    Args:
+        savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
+        engine (~framework.engine.Engine): the engine that runs the saves;
+            :func:`framework.engine.get_engine()` when None.
+        kwds: keyword arguments for ``savefun``.
+    """
+
+    def __init__(self, savefun: Callable = save_npz, engine: Engine | None = None, **kwds):
+        super().__init__()
+        if engine is None:
+            engine = get_engine()
+        elif not isinstance(engine, Engine):
+            raise TypeError('EngineWriter: engine must be an Engine or None, but got '
+                            f'{type(engine).__name__}')
+        self._savefun = savefun
+        self._kwds = kwds
+        self._engine = engine
+        self._var = engine.new_var()
+        self._failed = False
+
+    def __call__(self, filename, outdir, target):
+        if self._failed:
+            self.finalize()  # raises the error of the failed save
+
+        def save(run_ctx):
+            try:
+                self.save(filename, outdir, target, self._savefun, **self._kwds)
+            except Exception:
+                self._failed = True
+                raise
+
+        self._engine.push(save, mutate_vars=(self._var,), name=f'EngineWriter({filename!r})')
+
+    def finalize(self):
+        self._failed = False
+        self._engine.wait_for_var(self._var)

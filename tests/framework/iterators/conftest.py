@@ -4,30 +4,40 @@ import multiprocessing
 
 import pytest
 
+from framework.engine import NaiveEngine, ThreadedEngine
 from framework.iterators import MultiprocessIterator, MultithreadIterator, SerialIterator
 
-_EXTRA = {
-    SerialIterator: {},
-    MultithreadIterator: {'n_threads': 2},
-    MultiprocessIterator: {'n_processes': 2},
+# Each kind: the class, its extra arguments, and the engine it reads through (if any).
+_KINDS = {
+    'serial': (SerialIterator, {}, None),
+    'multithread': (MultithreadIterator, {'n_threads': 2}, None),
+    'engine-naive': (MultithreadIterator, {}, NaiveEngine),
+    'engine-threaded': (MultithreadIterator, {}, lambda: ThreadedEngine(num_cpu_workers=2)),
+    'multiprocess': (MultiprocessIterator, {'n_processes': 2}, None),
 }
 
 
-@pytest.fixture(params=[SerialIterator, MultithreadIterator, MultiprocessIterator],
-                ids=['serial', 'multithread', 'multiprocess'])
+@pytest.fixture(params=list(_KINDS))
 def make_iterator(request):
     """``make_iterator(dataset, batch_size, **kwargs)``: an iterator of the kind under test,
-    finalized after the test (which then checks that no worker process is left)."""
+    finalized after the test (which then checks that no worker process is left). The
+    ``engine-*`` kinds are MultithreadIterators reading through a fresh engine of that kind."""
+    cls, extra, make_engine = _KINDS[request.param]
+    engine = None if make_engine is None else make_engine()
+    if engine is not None:
+        extra = {**extra, 'engine': engine}
     made = []
     before = set(multiprocessing.active_children())
 
     def make(dataset, batch_size, **kwargs):
-        iterator = request.param(dataset, batch_size, **_EXTRA[request.param], **kwargs)
+        iterator = cls(dataset, batch_size, **extra, **kwargs)
         made.append(iterator)
         return iterator
 
-    make.kind = request.param
+    make.kind = cls
     yield make
     for iterator in made:
         iterator.finalize()
+    if engine is not None:
+        engine.shutdown()
     assert set(multiprocessing.active_children()) <= before

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from framework import iterators, serializers
+from framework.engine import get_engine
 
 
 @pytest.fixture(scope='module')
@@ -132,7 +133,8 @@ def test_snapshots_hold_the_training_state(trained, small_cnn, tmp_path):
 @pytest.mark.parametrize('make_iterator', [
     functools.partial(iterators.MultiprocessIterator, n_processes=2),
     functools.partial(iterators.MultithreadIterator, n_threads=2),
-], ids=['MultiprocessIterator', 'MultithreadIterator'])
+    lambda *args, **kwargs: iterators.MultithreadIterator(*args, engine=get_engine(), **kwargs),
+], ids=['MultiprocessIterator', 'MultithreadIterator', 'MultithreadIterator-engine'])
 def test_parallel_iterators_train_the_same(trained, small_cnn, tmp_path, make_iterator):
     _, model, out, _, _ = trained
     trainer, parallel_model = small_cnn.build_trainer(

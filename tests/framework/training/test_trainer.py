@@ -142,6 +142,26 @@ def test_error_calls_on_error_and_finalize_and_reraises(make_trainer, capsys):
     assert 'Exception in error handler: handler fails too' in err
 
 
+def test_every_finalize_runs_and_the_first_error_is_raised(make_trainer, capsys):
+    trainer = make_trainer((2, 'iteration'))
+    log = []
+
+    class FailingFinalize(Recorder):
+        def finalize(self):
+            super().finalize()
+            raise OSError(f'{self.tag} cannot finalize')
+
+    trainer.extend(FailingFinalize(log, 'a', priority=2))
+    trainer.extend(FailingFinalize(log, 'b', priority=1))
+    trainer.extend(Recorder(log, 'c', priority=0))
+    with pytest.raises(OSError, match='a cannot finalize'):
+        trainer.run()
+    assert [entry for entry in log if entry[1] == 'finalize'] == [
+        ('a', 'finalize'), ('b', 'finalize'), ('c', 'finalize')]
+    assert trainer.updater.finalized
+    assert 'Exception in finalize: b cannot finalize' in capsys.readouterr().err
+
+
 def test_run_only_once_and_elapsed_time(make_trainer):
     trainer = make_trainer((1, 'iteration'))
     with pytest.raises(RuntimeError, match='not been started'):

@@ -22,6 +22,7 @@ def _target():
     snapshot_writers.SimpleWriter,
     snapshot_writers.ThreadWriter,
     snapshot_writers.ThreadQueueWriter,
+    snapshot_writers.EngineWriter,
 ], ids=lambda w: w.__name__)
 def test_writers_write_loadable_files(tmp_path, make_writer):
     writer = make_writer()
