@@ -140,10 +140,11 @@ class FixedBatchNormalization(FunctionNode):
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
         cdtype = compute_dtype(x.dtype)
+        # y = x * scale + shift: two passes over x, the per-channel terms folded first.
         scale = gamma.astype(cdtype) / xp.sqrt(var.astype(cdtype) + self.eps)
-        y = x.astype(cdtype) - mean.astype(cdtype, copy=False)
-        y *= scale
-        y += beta.astype(cdtype, copy=False)
+        shift = beta.astype(cdtype) - mean.astype(cdtype, copy=False) * scale
+        y = x * scale
+        y += shift
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
