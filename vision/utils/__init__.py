@@ -16,6 +16,7 @@ from vision.utils.iterator import unzip as unzip
 from vision.utils.mask import mask_iou as mask_iou
 from vision.utils.mask import mask_to_bbox as mask_to_bbox
 from vision.utils.mask import scale_mask as scale_mask
+from vision.utils.testing import ConstantStubLink as ConstantStubLink
 from vision.utils.testing import assert_is_bbox as assert_is_bbox
 from vision.utils.testing import assert_is_bbox_dataset as assert_is_bbox_dataset
 from vision.utils.testing import assert_is_detection_link as assert_is_detection_link
