@@ -27,8 +27,6 @@ defines it.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy
 
 from framework import backend
@@ -48,13 +46,6 @@ _BACKWARD_TOLERANCE = {
     numpy.float32: {'atol': 1e-4, 'rtol': 1e-3},
     numpy.float64: {'atol': 1e-6, 'rtol': 1e-5},
 }
-
-
-def product(parameter: dict) -> list[dict]:
-    """All combinations of the values of a dict of lists, as a list of dicts (Chainer's
-    ``testing.product``)."""
-    keys = list(parameter)
-    return [dict(zip(keys, values)) for values in itertools.product(*parameter.values())]
 
 
 def _param_id(param: dict) -> str:

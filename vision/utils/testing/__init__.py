@@ -2,10 +2,13 @@
 classes.
 
 The names follow ``chainercv.utils.testing``; ``parameterize``, ``product``, ``product_dict``
-and ``run_module`` are those of ``chainer.testing``, which ChainerCV's tests reach through this
-module. ``attr`` (``gpu``, ``slow``, ``mpi``) is imported on its own, as it needs pytest.
+and ``run_module`` are those of ``chainer.testing`` (:mod:`framework.testing`), which ChainerCV's
+tests reach through this module. ``attr`` (``gpu``, ``slow``, ``mpi``) is
+``framework.testing.attr``, imported on its own (also as ``vision.utils.testing.attr``), as it
+needs pytest.
 """
 
+from framework.testing.parameterized import parameterize, product, product_dict, run_module
 from vision.utils.testing.assertions import (
     assert_is_bbox,
     assert_is_bbox_dataset,
@@ -21,7 +24,6 @@ from vision.utils.testing.assertions import (
 )
 from vision.utils.testing.constant_stub_link import ConstantStubLink
 from vision.utils.testing.generate_random_bbox import generate_random_bbox
-from vision.utils.testing.parameterized import parameterize, product, product_dict, run_module
 
 __all__ = [
     'ConstantStubLink', 'assert_is_bbox', 'assert_is_bbox_dataset', 'assert_is_detection_link',

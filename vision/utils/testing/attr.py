@@ -1,19 +1,6 @@
-"""Test attributes used by ChainerCV's tests: ``@attr.gpu``, ``@attr.slow``, ``@attr.mpi``.
+"""ChainerCV's ``chainercv.utils.testing.attr``: the test attributes of
+:mod:`framework.testing.attr` (``gpu``, ``slow``, ``mpi``) under ChainerCV's module name."""
 
-Tests that need CuPy or mpi4py are skipped where those are not installed.
-"""
+from framework.testing.attr import gpu, mpi, slow
 
-from __future__ import annotations
-
-import importlib.util
-
-import pytest
-
-
-def _missing(module: str) -> bool:
-    return importlib.util.find_spec(module) is None
-
-
-gpu = pytest.mark.skipif(_missing('cupy'), reason='needs CuPy and a GPU')
-slow = pytest.mark.slow
-mpi = pytest.mark.skipif(_missing('mpi4py'), reason='needs mpi4py')
+__all__ = ['gpu', 'mpi', 'slow']

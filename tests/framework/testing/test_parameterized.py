@@ -1,7 +1,9 @@
 import sys
 import unittest
 
-from vision.utils import testing
+import pytest
+
+from framework import testing
 
 
 def _double(x):
@@ -28,6 +30,26 @@ def test_product():
     assert testing.product({'a': [1, 2], 'b': ['x']}) == [{'a': 1, 'b': 'x'},
                                                          {'a': 2, 'b': 'x'}]
     assert testing.product({}) == [{}]
+    assert testing.product([[{'a': 1}, {'a': 2}], [{'b': 3}]]) == [{'a': 1, 'b': 3},
+                                                                  {'a': 2, 'b': 3}]
+    with pytest.raises(TypeError, match='product: parameter must be a dict of lists or a list '
+                                        'of lists of dicts'):
+        testing.product([{'a': 1}])
+
+
+@testing.parameterize_pytest('a,b', [(1, 2), (3, 4)])
+class TestParameterizePytest:
+
+    def test_attributes(self):
+        assert self.b == self.a + 1
+
+
+def test_parameterize_pytest():
+    module = sys.modules[__name__]
+    assert [getattr(module, f'TestParameterizePytest_param_{i}').a for i in range(2)] == [1, 3]
+    with pytest.raises(ValueError, match=r"each value must have 2 entries \(a,b\), but got "
+                                         r"\(1,\)"):
+        testing.parameterize_pytest('a,b', [(1,)])
 
 
 def test_product_dict():

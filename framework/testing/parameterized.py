@@ -1,4 +1,5 @@
-"""Parameterised test classes, as ``chainer.testing`` and ChainerCV's tests write them.
+"""Parameterised test classes, as ``chainer.testing`` (and through it ChainerCV's tests) writes
+them.
 
 ``@parameterize(dict(a=1), dict(a=2))`` on a test class makes one subclass per dictionary,
 named ``<Class>_param_<i>``, with the entries as class attributes, and puts them in the module
@@ -11,6 +12,7 @@ from __future__ import annotations
 import itertools
 import sys
 import types
+from collections.abc import Callable
 
 
 def _attribute(value):
@@ -35,14 +37,37 @@ def parameterize(*params: dict):
     return decorate
 
 
-def product(parameter: dict) -> list[dict]:
-    """The Cartesian product of a dictionary of lists, as a list of dictionaries.
+def parameterize_pytest(names: str, values) -> Callable:
+    """:func:`parameterize` written as ``pytest.mark.parametrize``: ``names`` separated by
+    commas, one tuple of values (or one value, for one name) per test class."""
+    names = names.split(',')
+    params = []
+    for value in values:
+        value = value if isinstance(value, (tuple, list)) else (value,)
+        if len(value) != len(names):
+            raise ValueError(f'parameterize_pytest: each value must have {len(names)} '
+                             f'entries ({",".join(names)}), but got {value!r}')
+        params.append(dict(zip(names, value)))
+    return parameterize(*params)
 
-    ``product({'a': [1, 2], 'b': [3]})`` is ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``.
+
+def product(parameter: dict | list) -> list[dict]:
+    """The Cartesian product of a dictionary of lists, or of lists of dictionaries, as a list
+    of dictionaries.
+
+    ``product({'a': [1, 2], 'b': [3]})`` is ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``;
+    ``product([[{'a': 1}, {'a': 2}], [{'b': 3}]])`` is the same (:func:`product_dict`).
     """
-    keys = list(parameter)
-    return [dict(zip(keys, values))
-            for values in itertools.product(*(parameter[key] for key in keys))]
+    if isinstance(parameter, dict):
+        keys = list(parameter)
+        return [dict(zip(keys, values))
+                for values in itertools.product(*(parameter[key] for key in keys))]
+    if isinstance(parameter, list) and all(
+            isinstance(part, list) and all(isinstance(d, dict) for d in part)
+            for part in parameter):
+        return product_dict(*parameter)
+    raise TypeError('product: parameter must be a dict of lists or a list of lists of dicts, '
+                    f'but got {parameter!r}')
 
 
 def product_dict(*parameters: list[dict]) -> list[dict]:

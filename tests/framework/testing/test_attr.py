@@ -2,7 +2,7 @@ import importlib.util
 
 import pytest
 
-from vision.utils.testing import attr
+from framework.testing import attr
 
 
 def test_marks():
