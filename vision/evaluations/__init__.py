@@ -1,4 +1,5 @@
-"""Evaluation metrics with ChainerCV's names: PASCAL VOC, MS COCO and semantic segmentation."""
+"""Evaluation metrics with ChainerCV's names: PASCAL VOC, MS COCO (boxes, masks, keypoints)
+and semantic segmentation."""
 
 from vision.evaluations.eval_detection_coco import eval_detection_coco
 from vision.evaluations.eval_detection_voc import (
@@ -11,6 +12,7 @@ from vision.evaluations.eval_instance_segmentation_voc import (
     calc_instance_segmentation_voc_prec_rec,
     eval_instance_segmentation_voc,
 )
+from vision.evaluations.eval_keypoint_detection_coco import eval_keypoint_detection_coco
 from vision.evaluations.eval_semantic_segmentation import (
     calc_semantic_segmentation_confusion,
     calc_semantic_segmentation_iou,
@@ -27,5 +29,6 @@ __all__ = [
     'eval_detection_voc',
     'eval_instance_segmentation_coco',
     'eval_instance_segmentation_voc',
+    'eval_keypoint_detection_coco',
     'eval_semantic_segmentation',
 ]

@@ -28,17 +28,20 @@ class COCOEvaluation:
     """The accumulated arrays of a COCO evaluation, readable as pycocotools' ``COCOeval``.
 
     This is what the ``coco_eval`` entry of :func:`~vision.evaluations.eval_detection_coco`
-    holds, in place of ChainerCV's ``pycocotools.cocoeval.COCOeval``: the attributes that
-    code reads after ``accumulate()`` are here with the same names and layouts.
+    (and of the instance segmentation and keypoint evaluations) holds, in place of
+    ChainerCV's ``pycocotools.cocoeval.COCOeval``: the attributes that code reads after
+    ``accumulate()`` are here with the same names and layouts.
 
     Attributes:
         params (COCOParams): ``iouThrs`` (:math:`T` = 10), ``recThrs`` (:math:`R` = 101),
             ``catIds`` (the :math:`K` labels present), ``areaRng`` and ``areaRngLbl``
-            (:math:`A` = 4), ``maxDets`` (:math:`M` = 3), ``imgIds``, ``iouType``.
+            (:math:`A` = 4, or 3 for keypoints), ``maxDets`` (:math:`M` = 3, or 1 for
+            keypoints), ``imgIds``, ``iouType``.
         eval (dict): ``'precision'``, float64 of shape :math:`(T, R, K, A, M)`, and
             ``'recall'``, float64 of shape :math:`(T, K, A, M)`, -1 where a category has no
             object that is not ignored; ``'counts'`` :math:`[T, R, K, A, M]`; ``'params'``.
-        stats (numpy.ndarray): After :meth:`summarize`, the 12 numbers it prints.
+        stats (numpy.ndarray): After :meth:`summarize`, the numbers it prints (12, or 10 for
+            keypoints).
     """
 
     def __init__(self, params: COCOParams, precision: numpy.ndarray,
@@ -49,10 +52,10 @@ class COCOEvaluation:
         self.stats: numpy.ndarray | None = None
 
     def summarize(self) -> None:
-        """Prints the 12 standard numbers as pycocotools' ``summarize()`` and sets ``stats``."""
+        """Prints the standard numbers as pycocotools' ``summarize()`` and sets ``stats``."""
         lines = []
         stats = []
-        for ap, iou_thresh, area, max_det in _STANDARD:
+        for ap, iou_thresh, area, max_det in _standard(self.params.iouType):
             value = self._mean(ap, iou_thresh, area, max_det)
             stats.append(value)
             title, kind = ('Average Precision', '(AP)') if ap else ('Average Recall', '(AR)')
@@ -70,11 +73,20 @@ class COCOEvaluation:
         return float(numpy.mean(values)) if values.size else -1.
 
 
-_STANDARD = [(True, None, 'all', 100), (True, 0.5, 'all', 100), (True, 0.75, 'all', 100),
-             (True, None, 'small', 100), (True, None, 'medium', 100),
-             (True, None, 'large', 100), (False, None, 'all', 1), (False, None, 'all', 10),
-             (False, None, 'all', 100), (False, None, 'small', 100),
-             (False, None, 'medium', 100), (False, None, 'large', 100)]
+# (ap, iou_thresh, area, max_det) of the numbers pycocotools' summarize() prints.
+_DETECTION_STANDARD = [
+    (True, None, 'all', 100), (True, 0.5, 'all', 100), (True, 0.75, 'all', 100),
+    (True, None, 'small', 100), (True, None, 'medium', 100), (True, None, 'large', 100),
+    (False, None, 'all', 1), (False, None, 'all', 10), (False, None, 'all', 100),
+    (False, None, 'small', 100), (False, None, 'medium', 100), (False, None, 'large', 100)]
+_KEYPOINT_STANDARD = [
+    (ap, iou_thresh, area, 20) for ap in (True, False)
+    for iou_thresh, area in ((None, 'all'), (0.5, 'all'), (0.75, 'all'), (None, 'medium'),
+                             (None, 'large'))]
+
+
+def _standard(iou_type: str) -> list[tuple]:
+    return _KEYPOINT_STANDARD if iou_type == 'keypoints' else _DETECTION_STANDARD
 
 
 def _select(array: numpy.ndarray, params: COCOParams, ap: bool, iou_thresh: float | None,
@@ -90,21 +102,19 @@ def _select(array: numpy.ndarray, params: COCOParams, ap: bool, iou_thresh: floa
 def chainercv_summary(evaluation: COCOEvaluation, with_areas: bool, protocol: dict) -> dict:
     """The result dictionary of ChainerCV's COCO evaluations, with ``protocol`` added.
 
-    For each of ChainerCV's keys (``ap/iou=0.50:0.95/area=all/max_dets=100``, ...; the area
-    ones only ``with_areas``), a float64 array indexed by label holding each class's mean
+    For each of ChainerCV's keys, which are the standard numbers of ``summarize()``
+    (``ap/iou=0.50:0.95/area=all/max_dets=100``, ...; those of an area range other than
+    ``all`` only ``with_areas``), a float64 array indexed by label holding each class's mean
     over IoU thresholds (and recall thresholds, for AP), NaN for labels that are absent or
     have no object; and under ``'m' + key`` the mean over classes, NaN skipped.
     """
     params = evaluation.params
     labels = numpy.asarray(params.catIds, dtype=numpy.int64)
     n_label = int(labels.max()) + 1 if labels.size else 0
-    keys = [(True, None, 'all', 100), (True, 0.5, 'all', 100), (True, 0.75, 'all', 100),
-            (False, None, 'all', 1), (False, None, 'all', 10), (False, None, 'all', 100)]
-    if with_areas:
-        keys += [(ap, None, area, 100) for ap in (True, False)
-                 for area in ('small', 'medium', 'large')]
     results: dict = {'coco_eval': evaluation}
-    for ap, iou_thresh, area, max_det in keys:
+    for ap, iou_thresh, area, max_det in _standard(params.iouType):
+        if area != 'all' and not with_areas:
+            continue
         values = _select(evaluation.eval['precision'] if ap else evaluation.eval['recall'],
                          params, ap, iou_thresh, area, max_det)
         values = values.reshape(int(numpy.prod(values.shape[:-1])), len(labels))

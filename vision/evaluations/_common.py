@@ -95,6 +95,37 @@ def as_masks(fname: str, name: str, index: int, x) -> numpy.ndarray:
     return array
 
 
+def as_points(fname: str, name: str, index: int, x, n_point: int) -> numpy.ndarray:
+    """Returns one image's points as a real array of shape ``(R, n_point, 2)``, in their own
+    dtype; an empty array of shape ``(0, ...)`` or ``(0,)`` means no object."""
+    array = _as_array(fname, name, index, x)
+    if array.size == 0 and (array.ndim != 3 or len(array) == 0):
+        return numpy.zeros((0, n_point, 2),
+                           array.dtype if array.dtype.kind in 'iuf' else numpy.float32)
+    if array.ndim != 3 or array.shape[1:] != (n_point, 2):
+        raise ValueError(f'{fname}: {name}[{index}] must have shape (R, {n_point}, 2), but got '
+                         f'shape {array.shape}')
+    if array.dtype.kind not in 'iuf':
+        raise TypeError(f'{fname}: {name}[{index}] must be an integer or floating-point '
+                        f'array, but got dtype {array.dtype}')
+    return array
+
+
+def as_point_flags(fname: str, name: str, index: int, x, n_point: int) -> numpy.ndarray:
+    """Returns one image's per-point flags (nonzero: set) as a boolean array of shape
+    ``(R, n_point)``; an empty array of shape ``(0, ...)`` or ``(0,)`` means no object."""
+    array = _as_array(fname, name, index, x)
+    if array.size == 0 and (array.ndim != 2 or len(array) == 0):
+        return numpy.zeros((0, n_point), bool)
+    if array.ndim != 2 or array.shape[1] != n_point:
+        raise ValueError(f'{fname}: {name}[{index}] must have shape (R, {n_point}), but got '
+                         f'shape {array.shape}')
+    if array.dtype.kind not in 'biu':
+        raise TypeError(f'{fname}: {name}[{index}] must be a boolean or integer array, but '
+                        f'got dtype {array.dtype}')
+    return array.astype(bool)
+
+
 def as_labels(fname: str, name: str, index: int, x) -> numpy.ndarray:
     """Returns one image's labels as a non-negative int64 array of shape ``(R,)``."""
     array = _as_vector(fname, name, index, x, 'iu', 'an integer')

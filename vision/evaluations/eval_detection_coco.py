@@ -18,9 +18,6 @@ from vision.evaluations._common import (
     zip_images,
 )
 
-# Candidate pairs (a detection and an object of its image and label) computed at once.
-_PAIR_CHUNK = 1 << 22
-
 
 def eval_detection_coco(pred_bboxes: Iterable, pred_labels: Iterable, pred_scores: Iterable,
                         gt_bboxes: Iterable, gt_labels: Iterable,
@@ -109,7 +106,8 @@ def eval_detection_coco(pred_bboxes: Iterable, pred_labels: Iterable, pred_score
         gt.add(i, label=gt_label, box=box, area=area if gt_area is None else gt_area,
                crowd=numpy.zeros(len(gt_label), bool) if gt_crowded is None else gt_crowded)
     det, gt = det.arrays(), gt.arrays()
-    pairs = _box_pairs(det, gt)
+    pairs = _coco.similar_pairs(det, gt, lambda d, g: _box_iou(det['box'][d], gt['box'][g],
+                                                               gt['crowd'][g]))
     evaluation = _coco.evaluate('bbox', n_image, det, gt, pairs)
     protocol = {'metric': 'coco_detection', 'iou_type': 'bbox',
                 'iou_threshs': tuple(float(t) for t in _coco.IOU_THRESHS),
@@ -129,31 +127,6 @@ def _coco_box(bbox: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
     box[:, 2:] -= box[:, :2]
     area = (box[:, 3] * box[:, 2]).astype(numpy.float64)
     return numpy.round(box, 2).astype(numpy.float64), area
-
-
-def _box_pairs(det: dict, gt: dict) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """The pairs of a detection and an object of its image and label with an IoU of at
-    least the lowest threshold, and that IoU; computed in chunks of pairs."""
-    n_label = int(max(det['label'].max(initial=0), gt['label'].max(initial=0))) + 1
-    gt_key = gt['image'] * n_label + gt['label']
-    gt_order = numpy.argsort(gt_key, kind='stable')
-    det_key = det['image'] * n_label + det['label']
-    first = numpy.searchsorted(gt_key[gt_order], det_key, side='left')
-    count = numpy.searchsorted(gt_key[gt_order], det_key, side='right') - first
-    dets = numpy.flatnonzero(count)
-    ends = numpy.cumsum(count[dets])
-    cuts = numpy.searchsorted(ends, numpy.arange(_PAIR_CHUNK, ends[-1] if len(ends) else 0,
-                                                 _PAIR_CHUNK), side='right')
-    found = []
-    for chunk in numpy.split(dets, cuts):
-        n_pair = count[chunk]
-        pair_det = numpy.repeat(chunk, n_pair)
-        within = numpy.arange(n_pair.sum()) - numpy.repeat(numpy.cumsum(n_pair) - n_pair, n_pair)
-        pair_gt = gt_order[numpy.repeat(first[chunk], n_pair) + within]
-        iou = _box_iou(det['box'][pair_det], gt['box'][pair_gt], gt['crowd'][pair_gt])
-        keep = iou >= _coco.IOU_THRESHS[0]
-        found.append((pair_det[keep], pair_gt[keep], iou[keep]))
-    return tuple(numpy.concatenate(column) for column in zip(*found))
 
 
 def _box_iou(det: numpy.ndarray, gt: numpy.ndarray, crowd: numpy.ndarray) -> numpy.ndarray:

@@ -1,8 +1,12 @@
 """pycocotools as the reference for the COCO evaluations, and random detection data.
 
 The reference builds COCO objects from the inputs exactly as ChainerCV's
-``eval_detection_coco`` and ``eval_instance_segmentation_coco`` do (boxes as rounded
-``(x, y, w, h)``, masks run-length encoded, image ids from 1) and runs ``COCOeval``.
+``eval_detection_coco``, ``eval_instance_segmentation_coco`` and
+``eval_keypoint_detection_coco`` do (boxes as rounded ``(x, y, w, h)``, masks run-length
+encoded, keypoints as ``(x, y, v)`` triples, image ids from 1) and runs ``COCOeval``. For
+keypoints it departs from ChainerCV where :func:`vision.evaluations.eval_keypoint_detection_coco`
+does: ``num_keypoints`` counts the visible keypoints, and the categories are those of both
+sides.
 """
 
 from __future__ import annotations
@@ -33,12 +37,45 @@ def _mask_annotation(mask, label, image_id, index, score=None, area=None, crowde
             'iscrowd': bool(crowded), **({} if score is None else {'score': score})}
 
 
-def coco_reference(iou_type, preds, pred_labels, pred_scores, gts, gt_labels, gt_areas=None,
-                   gt_crowdeds=None):
-    """pycocotools' ``COCOeval`` after ``evaluate()`` and ``accumulate()``."""
+def _keypoint_annotation(point, visible, bbox, label, image_id, index, score=None, area=None,
+                         crowded=None):
+    # Numpy scalars in the inputs' dtypes, as ChainerCV passes them.
+    y_min, x_min = point.min(axis=0)
+    y_max, x_max = point.max(axis=0)
+    if bbox is None:
+        box = [x_min, y_min, x_max - x_min, y_max - y_min]
+    else:
+        box = [bbox[1], bbox[0], bbox[3] - bbox[1], bbox[2] - bbox[0]]
+    keypoints = numpy.stack([point[:, 1], point[:, 0], visible], axis=1).astype(float)
+    return {'image_id': image_id, 'category_id': label, 'id': index,
+            'keypoints': keypoints.ravel().tolist(), 'bbox': box,
+            'num_keypoints': int(numpy.count_nonzero(visible)),
+            'area': (y_max - y_min) * (x_max - x_min) if area is None else area,
+            'iscrowd': bool(crowded), **({} if score is None else {'score': score})}
+
+
+def _run_cocoeval(iou_type, images, gt_annotations, pred_annotations, labels):
     import pycocotools.coco
     import pycocotools.cocoeval
 
+    cocos = []
+    for anns in (gt_annotations, pred_annotations):
+        coco = pycocotools.coco.COCO()
+        coco.dataset = {'images': images, 'annotations': anns,
+                        'categories': [{'id': label} for label in sorted(labels)]}
+        cocos.append(coco)
+    with contextlib.redirect_stdout(io.StringIO()):
+        for coco in cocos:
+            coco.createIndex()
+        evaluator = pycocotools.cocoeval.COCOeval(cocos[0], cocos[1], iou_type)
+        evaluator.evaluate()
+        evaluator.accumulate()
+    return evaluator
+
+
+def coco_reference(iou_type, preds, pred_labels, pred_scores, gts, gt_labels, gt_areas=None,
+                   gt_crowdeds=None):
+    """pycocotools' ``COCOeval`` after ``evaluate()`` and ``accumulate()``."""
     annotation = _box_annotation if iou_type == 'bbox' else _mask_annotation
     images, pred_annotations, gt_annotations, labels = [], [], [], set()
     for i in range(len(preds)):
@@ -56,19 +93,32 @@ def coco_reference(iou_type, preds, pred_labels, pred_scores, gts, gt_labels, gt
         if iou_type == 'segm':
             image.update(height=preds[i].shape[1], width=preds[i].shape[2])
         images.append(image)
-    cocos = []
-    for anns in (gt_annotations, pred_annotations):
-        coco = pycocotools.coco.COCO()
-        coco.dataset = {'images': images, 'annotations': anns,
-                        'categories': [{'id': label} for label in sorted(labels)]}
-        cocos.append(coco)
-    with contextlib.redirect_stdout(io.StringIO()):
-        for coco in cocos:
-            coco.createIndex()
-        evaluator = pycocotools.cocoeval.COCOeval(cocos[0], cocos[1], iou_type)
-        evaluator.evaluate()
-        evaluator.accumulate()
-    return evaluator
+    return _run_cocoeval(iou_type, images, gt_annotations, pred_annotations, labels)
+
+
+def keypoint_reference(pred_points, pred_labels, pred_scores, gt_points, gt_visibles,
+                       gt_bboxes=None, gt_labels=None, gt_areas=None, gt_crowdeds=None):
+    """pycocotools' ``COCOeval(iouType='keypoints')`` after ``evaluate()`` and
+    ``accumulate()``; arguments as :func:`vision.evaluations.eval_keypoint_detection_coco`."""
+    images, pred_annotations, gt_annotations, labels = [], [], [], set()
+    for i in range(len(pred_points)):
+        for point, label, score in zip(pred_points[i], pred_labels[i], pred_scores[i]):
+            pred_annotations.append(_keypoint_annotation(
+                point, numpy.ones(len(point)), None, label, i + 1, len(pred_annotations) + 1,
+                score=score))
+            labels.add(label)
+        n_gt = len(gt_points[i])
+        columns = [[None] * n_gt if column is None else column[i]
+                   for column in (gt_bboxes, gt_labels, gt_areas, gt_crowdeds)]
+        for point, visible, bbox, label, area, crowded in zip(gt_points[i], gt_visibles[i],
+                                                               *columns):
+            label = 0 if label is None else label
+            gt_annotations.append(_keypoint_annotation(
+                point, visible, bbox, label, i + 1, len(gt_annotations) + 1, area=area,
+                crowded=crowded))
+            labels.add(label)
+        images.append({'id': i + 1})
+    return _run_cocoeval('keypoints', images, gt_annotations, pred_annotations, labels)
 
 
 @pytest.fixture
@@ -118,6 +168,13 @@ def random_detections(rng, n_image=20, n_class=5, max_gt=8, max_pred=25, quantum
                 rng.uniform(size=n_gt) < 0.15)):
             column.append(value)
     return columns
+
+
+@pytest.fixture
+def pycocotools_keypoints():
+    """The reference :func:`keypoint_reference`; skips the test if pycocotools is missing."""
+    pytest.importorskip('pycocotools')
+    return keypoint_reference
 
 
 @pytest.fixture
