@@ -47,6 +47,7 @@ from vision.datasets.coco.coco_utils import coco_bbox_label_names as coco_bbox_l
 from vision.datasets.coco.coco_utils import (
     coco_instance_segmentation_label_names as coco_instance_segmentation_label_names,
 )
+from vision.datasets.coco.coco_utils import coco_keypoint_names as coco_keypoint_names
 from vision.datasets.coco.coco_utils import (
     coco_semantic_segmentation_label_colors as coco_semantic_segmentation_label_colors,
 )

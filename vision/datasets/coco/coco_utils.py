@@ -171,6 +171,14 @@ coco_bbox_label_names = (
 
 coco_instance_segmentation_label_names = coco_bbox_label_names
 
+# The names of the keypoints of each keypoint category (COCO has one: the person), in the
+# order of the annotations' ``keypoints`` arrays, as ChainerCV gives them.
+coco_keypoint_names = {
+    0: ('nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear', 'left_shoulder',
+        'right_shoulder', 'left_elbow', 'right_elbow', 'left_wrist', 'right_wrist', 'left_hip',
+        'right_hip', 'left_knee', 'right_knee', 'left_ankle', 'right_ankle'),
+}
+
 # The 80 thing and 53 stuff categories of the panoptic annotations, in their order.
 coco_semantic_segmentation_label_names = coco_bbox_label_names + (
     'banner', 'blanket', 'bridge', 'cardboard', 'counter', 'curtain', 'door-stuff',

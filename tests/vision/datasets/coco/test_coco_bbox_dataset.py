@@ -9,7 +9,7 @@ import shutil
 import numpy
 import pytest
 
-from vision.datasets import COCOBboxDataset, coco_bbox_label_names
+from vision.datasets import COCOBboxDataset, coco_bbox_label_names, coco_keypoint_names
 from vision.datasets._annotation import AnnotationError
 from vision.datasets.coco import coco_bbox_dataset, coco_utils
 from vision.utils import assert_is_bbox_dataset
@@ -24,6 +24,10 @@ def test_label_names():
     assert len(coco_bbox_label_names) == 80
     assert coco_bbox_label_names[:3] == ('person', 'bicycle', 'car')
     assert coco_bbox_label_names[-1] == 'toothbrush'
+    # The person's keypoints, in the order of person_keypoints_*.json.
+    assert list(coco_keypoint_names) == [0] and len(coco_keypoint_names[0]) == 17
+    assert coco_keypoint_names[0][:2] == ('nose', 'left_eye')
+    assert coco_keypoint_names[0][-1] == 'right_ankle'
 
 
 @pytest.mark.parametrize('year, split', [('2017', 'train'), ('2017', 'val'),
