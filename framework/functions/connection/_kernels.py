@@ -1,13 +1,15 @@
-"""Array kernels of convolution: one batched matrix product per call.
+"""Array kernels of convolution: one matrix product per group and call.
 
 Arrays are laid out ``(N, C, *spatial)`` and weights ``(O, C // groups, *ksize)``; stride,
 pad, dilate and cover_all have one entry per spatial axis. The windows of the input are copied
-once into a contiguous column matrix ``(N, groups, K, P)`` (``K`` the window size per group,
-``P`` the number of output positions), so that a convolution is the product
-``W (groups, O // groups, K) @ columns``, whose result is already in the ``(N, O, *out)``
-layout. Pointwise kernels (1x1, no padding) need no windows: the input, strided when the stride
-is not 1, is the matrix, copied only when strided. Half-precision operands are multiplied in
-single precision, which BLAS supports.
+once into a contiguous column matrix ``(groups, K, N * P)`` (``K`` the window size per group,
+``P`` the number of output positions per image), so that a convolution is the product
+``W (groups, O // groups, K) @ columns`` over every image at once, and its weight gradient
+the product of the output gradient with the transposed columns: however few positions an
+image has (the last stages of a network), the products stay large enough for BLAS, and no
+per-image results are summed. Pointwise kernels (1x1, no padding) need no windows: a
+contiguous input is the matrix of each image already, multiplied without a copy.
+Half-precision operands are multiplied in single precision, which BLAS supports.
 
 Column matrices are temporaries, often larger than everything else a convolution touches: they
 are workspace lent by the device's memory pool (:func:`framework.resources.request_workspace`),
@@ -45,6 +47,11 @@ def _is_pointwise(in_size, ksize, stride, pad, out_size) -> bool:
             and all(o == -(-n // s) for n, s, o in zip(in_size, stride, out_size)))
 
 
+def _is_matrix(x, stride, dtype) -> bool:
+    """Whether the input of a pointwise convolution is its columns already, image by image."""
+    return all(s == 1 for s in stride) and x.dtype == dtype and x.flags.c_contiguous
+
+
 def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
     """The spatial size of a convolution's output (``cover_all`` has one bool per axis)."""
     return tuple(conv.get_conv_outsize(n, k, s, p, c, d)
@@ -52,24 +59,27 @@ def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
 
 
 def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
-    """The windows of ``x`` as a contiguous matrix, in pooled workspace unless ``x`` itself
-    is that matrix.
+    """The windows of ``x`` as one contiguous matrix per group, the batch axis next to the
+    output positions, in pooled workspace unless ``x`` itself is that matrix.
 
     Returns:
-        An array of ``dtype`` of shape ``(N, groups, K, P)``, where
+        An array of ``dtype`` of shape ``(groups, K, N, P)``, where
         ``K = C // groups * prod(ksize)`` and ``P = prod(out_size)``.
     """
     xp = backend.get_array_module(x)
     n, c = x.shape[:2]
     in_size = x.shape[2:]
     out = out_size(in_size, ksize, stride, pad, cover_all, dilate)
-    shape = (n, groups, c // groups * math.prod(ksize), math.prod(out))
+    shape = (groups, c // groups * math.prod(ksize), n, math.prod(out))
     if _is_pointwise(in_size, ksize, stride, pad, out):
-        if all(s == 1 for s in stride) and x.dtype == dtype and x.flags.c_contiguous:
+        if _is_matrix(x, stride, dtype) and n == 1:
             return x.reshape(shape)
         view = x[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)]
     else:
         view = conv.im2col(x, ksize, stride, pad, 0, cover_all, dilate)
+    # (N, groups, C // groups, *ksize, *out), the batch axis moved before ``out``.
+    view = xp.moveaxis(view.reshape((n, groups, c // groups) + tuple(ksize) + out), 0,
+                       2 + len(ksize))
     col = _workspace(x, shape, dtype)
     xp.copyto(col.reshape(view.shape), view)
     return col
@@ -77,30 +87,40 @@ def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
 
 def convolve(x, W, stride, pad, cover_all, dilate, groups):
     """The convolution of ``x (N, C, *spatial)`` with ``W (O, C // groups, *ksize)`` (no
-    bias): an array ``(N, O, *out)`` of ``x``'s dtype."""
+    bias): an array ``(N, O, *out)`` of ``x``'s dtype.
+
+    A pointwise convolution of a contiguous input is one product per image with the input
+    itself; otherwise one product per group with the columns of all images, whose result is
+    transposed into the ``(N, O, *out)`` layout (a pass over the output, much cheaper than a
+    product per image when the images have few output positions)."""
     xp = backend.get_array_module(x)
     n = x.shape[0]
     o = W.shape[0]
     ksize = W.shape[2:]
     dtype = _gemm_dtype(x.dtype, W.dtype)
     out = out_size(x.shape[2:], ksize, stride, pad, cover_all, dilate)
-    col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
-    w = W.astype(dtype, copy=False).reshape(groups, o // groups, col.shape[2])
-    return xp.matmul(w, col).astype(x.dtype, copy=False).reshape((n, o) + out)
+    w = W.astype(dtype, copy=False).reshape(groups, o // groups, -1)
+    if _is_pointwise(x.shape[2:], ksize, stride, pad, out) and _is_matrix(x, stride, dtype):
+        y = xp.matmul(w, x.reshape(n, groups, w.shape[2], -1))
+    else:
+        col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
+        y = xp.matmul(w, col.reshape(groups, col.shape[1], -1))
+        y = xp.moveaxis(y.reshape(groups, o // groups, n, -1), 2, 0)
+    return y.astype(x.dtype, copy=False).reshape((n, o) + out)
 
 
 def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w_dtype):
     """The gradient ``(O, C // groups, *ksize)`` of a convolution's weight, of ``w_dtype``,
-    from its input ``x (N, C, *spatial)`` and output gradient ``gy (N, O, *out)``: per image
-    one product of ``gy`` with the transposed columns of ``x``, summed over the batch."""
+    from its input ``x (N, C, *spatial)`` and output gradient ``gy (N, O, *out)``: per group
+    one product of ``gy`` with the transposed columns of ``x``, the batch and the output
+    positions together forming the inner dimension (however few positions each image has)."""
+    xp = backend.get_array_module(x)
     n, o = gy.shape[:2]
     dtype = _gemm_dtype(x.dtype, gy.dtype)
-    gy = gy.astype(dtype, copy=False)
     col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
-    xp = backend.get_array_module(x)
-    g = gy.reshape(n, groups, o // groups, col.shape[3])
-    gw = xp.matmul(g, col.swapaxes(2, 3))
-    gw = gw[0] if n == 1 else gw.sum(axis=0)
+    groups, k = col.shape[:2]
+    g = xp.moveaxis(gy.astype(dtype, copy=False).reshape(n, groups, o // groups, -1), 0, 2)
+    gw = xp.matmul(g.reshape(groups, o // groups, -1), col.reshape(groups, k, -1).swapaxes(1, 2))
     return gw.astype(w_dtype, copy=False).reshape((o, x.shape[1] // groups) + tuple(ksize))
 
 
@@ -137,10 +157,11 @@ def deconvolve(x, W, stride, pad, outsize, dilate, groups):
         return convolve(x, _flipped_transpose(W, groups), stride, full_pad,
                         (False,) * len(ksize), dilate, groups)
     dtype = _gemm_dtype(x.dtype, W.dtype)
-    xm = x.astype(dtype, copy=False).reshape(n, groups, c // groups, math.prod(in_size))
+    xm = xp.moveaxis(x.astype(dtype, copy=False).reshape(n, groups, c // groups, -1), 0, 2)
     w = W.astype(dtype, copy=False).reshape(groups, c // groups, -1).swapaxes(1, 2)
-    gcol = _workspace(x, (n, groups, w.shape[1], xm.shape[3]), dtype)
-    xp.matmul(w, xm, out=gcol)
-    gcol = gcol.astype(x.dtype, copy=False).reshape(
-        (n, groups * og) + tuple(ksize) + tuple(in_size))
-    return conv.col2im(gcol, stride, pad, outsize, dilate)
+    gcol = _workspace(x, (groups, w.shape[1], n * xm.shape[3]), dtype)
+    xp.matmul(w, xm.reshape(groups, c // groups, -1), out=gcol)
+    gcol = xp.moveaxis(gcol.astype(x.dtype, copy=False).reshape(
+        (groups, og) + tuple(ksize) + (n,) + tuple(in_size)), 2 + len(ksize), 0)
+    return conv.col2im(gcol.reshape((n, groups * og) + gcol.shape[3:]), stride, pad, outsize,
+                       dilate)
