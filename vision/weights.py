@@ -10,8 +10,8 @@ Every pretrained weight is a row of ``weights_manifest.json`` (at the root of th
   publisher's ``sha256_prefix`` (both null when the publisher gives no hash: the file is then
   used with a warning that shows its sha256);
 - ``converter``: how the file becomes this project's parameters (:class:`Converter`);
-- ``n_class``, ``categories`` (``'imagenet'``, ``'imagenet_with_background'``) and the
-  ``preprocessing`` the weight expects (:class:`Preprocessing`);
+- ``n_class``, ``categories`` (``'imagenet'``, ``'imagenet_with_background'``, ``'shapes'``)
+  and the ``preprocessing`` the weight expects (:class:`Preprocessing`);
 - ``licence`` and the published ``scores``, each with its protocol and reference.
 
 A model constructor resolves its ``pretrained_model`` argument with
@@ -146,10 +146,14 @@ def get_converter(name: str) -> Converter:
 
 
 def label_names(categories: str) -> tuple[str, ...]:
-    """The category names of a manifest's ``categories`` key."""
+    """The category names of a manifest's ``categories`` key: ``'imagenet'``,
+    ``'imagenet_with_background'`` or ``'shapes'`` (:data:`vision.datasets.shapes_label_names`).
+    """
+    from vision.datasets import shapes_label_names
     from vision.models.classification.imagenet_label_names import imagenet_label_names
     names = {'imagenet': imagenet_label_names,
-             'imagenet_with_background': ('background',) + imagenet_label_names}
+             'imagenet_with_background': ('background',) + imagenet_label_names,
+             'shapes': tuple(shapes_label_names)}
     try:
         return names[categories]
     except KeyError:

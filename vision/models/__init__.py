@@ -7,6 +7,7 @@ from vision.models.classification import (
     VGG16,
     FeaturePredictor,
     MobileNetV2,
+    ResNet14,
     ResNet50,
     ResNet101,
     ResNet152,
@@ -18,7 +19,7 @@ from vision.models.classification import (
 )
 
 __all__ = [
-    'FeaturePredictor', 'MobileNetV2', 'ResNet101', 'ResNet152', 'ResNet50', 'SEResNeXt101',
-    'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'VGG16', 'get_model',
+    'FeaturePredictor', 'MobileNetV2', 'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50',
+    'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'VGG16', 'get_model',
     'list_models', 'register_model',
 ]

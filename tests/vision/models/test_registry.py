@@ -2,7 +2,7 @@ import pytest
 
 from vision.models import ResNet50, get_model, list_models, register_model
 
-CLASSIFIERS = ['mobilenet_v2', 'resnet101', 'resnet152', 'resnet50', 'se_resnet101',
+CLASSIFIERS = ['mobilenet_v2', 'resnet101', 'resnet14', 'resnet152', 'resnet50', 'se_resnet101',
                'se_resnet152', 'se_resnet50', 'se_resnext101', 'se_resnext50', 'vgg16']
 
 

@@ -13,6 +13,7 @@ from vision.models.classification.resnet import (
     Bottleneck,
     ResBlock,
     ResNet,
+    ResNet14,
     ResNet50,
     ResNet101,
     ResNet152,
@@ -31,7 +32,7 @@ from vision.models.classification.vgg import VGG16
 
 __all__ = [
     'Bottleneck', 'ExpandedConv2D', 'FeaturePredictor', 'MobileNetV2', 'ResBlock', 'ResNet',
-    'ResNet101', 'ResNet152', 'ResNet50', 'ResNetBase', 'SEResNeXt', 'SEResNeXt101',
-    'SEResNeXt50', 'SEResNet', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'TFConv2DBNActiv',
-    'TFConvolution2D', 'VGG16', 'imagenet_label_names',
+    'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50', 'ResNetBase', 'SEResNeXt',
+    'SEResNeXt101', 'SEResNeXt50', 'SEResNet', 'SEResNet101', 'SEResNet152', 'SEResNet50',
+    'TFConv2DBNActiv', 'TFConvolution2D', 'VGG16', 'imagenet_label_names',
 ]

@@ -3,7 +3,7 @@ import pytest
 
 from framework import initializers
 from framework.serializers import NpzDeserializer
-from vision.models import ResNet50, ResNet101, ResNet152
+from vision.models import ResNet14, ResNet50, ResNet101, ResNet152
 from vision.models.classification.resnet.torchvision_resnet import TORCHVISION_RESNET_KWARGS
 from vision.weights import IMAGENET_TORCHVISION, get_converter
 
@@ -74,7 +74,8 @@ def test_only_kaiming_he_resnet50_has_a_conv1_bias(cls, arch, has_bias):
     assert (cls(arch=arch, **ZERO).conv1.conv.b is not None) == has_bias
 
 
-@pytest.mark.parametrize('cls, blocks', [(ResNet101, (3, 4, 23, 3)), (ResNet152, (3, 8, 36, 3))])
+@pytest.mark.parametrize('cls, blocks', [(ResNet14, (1, 1, 1, 1)), (ResNet101, (3, 4, 23, 3)),
+                                         (ResNet152, (3, 8, 36, 3))])
 def test_depths(cls, blocks):
     model = cls(n_class=7, **ZERO)
     assert tuple(len(model[f'res{i}'].layer_names) for i in range(2, 6)) == blocks
@@ -82,19 +83,50 @@ def test_depths(cls, blocks):
     assert model.model_name == f'resnet{sum(blocks) * 3 + 2}'
 
 
+def test_base_channels_scale_every_layer(run):
+    model = ResNet50(n_class=3, base_channels=8, **ZERO)
+    model.pick = ('conv1', 'res2', 'res3', 'res5', 'fc6')
+    outputs = run(model, numpy.zeros((2, 3, 64, 64), numpy.float32))
+    assert tuple(y.shape for y in outputs) == (
+        (2, 8, 32, 32), (2, 32, 16, 16), (2, 64, 8, 8), (2, 256, 2, 2), (2, 3))
+    assert model.res4.b1.conv2.conv.W.shape == (32, 32, 3, 3)
+    assert model.res5.a.residual_conv.conv.W.shape == (256, 128, 1, 1)
+
+
+def test_a_quarter_of_the_width_has_a_sixteenth_of_the_parameters_after_conv1():
+    def n_conv_params(model):
+        return sum(p.size for name, p in model.namedparams()
+                   if name.endswith('conv/W') and not name.startswith('/conv1/'))
+    assert n_conv_params(ResNet14(base_channels=16, **ZERO)) * 16 == n_conv_params(
+        ResNet14(**ZERO))
+
+
+def test_resnet26_has_two_bottlenecks_per_stage():
+    from vision.models.classification import ResNet
+    model = ResNet(26, n_class=4, base_channels=8, **ZERO)
+    assert tuple(len(model[f'res{i}'].layer_names) for i in range(2, 6)) == (2, 2, 2, 2)
+
+
 def test_bad_arguments():
     from vision.models.classification import ResNet
-    with pytest.raises(ValueError, match=r'ResNet: n_layer must be one of \[50, 101, 152\], '
-                                         r'but got 34'):
+    with pytest.raises(ValueError, match=r'ResNet: n_layer must be one of '
+                                         r'\[14, 26, 50, 101, 152\], but got 34'):
         ResNet(34)
     with pytest.raises(ValueError, match="ResNet50: arch must be 'fb' or 'he', but got 'x'"):
         ResNet50(arch='x')
+    for bad in (0, 16.0, True):
+        with pytest.raises(ValueError, match=f'ResNet14: base_channels must be a positive int, '
+                                             f'but got {bad!r}'):
+            ResNet14(base_channels=bad)
 
 
 def test_named_weights_fix_their_arguments():
     with pytest.raises(ValueError, match='resnet50: n_class must be 1000 for the weights '
                                          "'imagenet', but got 10"):
         ResNet50(pretrained_model='imagenet', n_class=10)
+    with pytest.raises(ValueError, match="resnet14: no weight 'shapes' matches "
+                                         'base_channels=32'):
+        ResNet14(pretrained_model='shapes', base_channels=32)
     with pytest.raises(ValueError, match=r"no weight 'torchvision-imagenet1k-v1' matches "
                                          r"arch='he'"):
         ResNet50(pretrained_model='torchvision-imagenet1k-v1', arch='he')

@@ -4,11 +4,12 @@ from vision.models.classification.resnet import torchvision_resnet  # noqa: F401
 from vision.models.classification.resnet.resblock import Bottleneck, ResBlock
 from vision.models.classification.resnet.resnet import (
     ResNet,
+    ResNet14,
     ResNet50,
     ResNet101,
     ResNet152,
     ResNetBase,
 )
 
-__all__ = ['Bottleneck', 'ResBlock', 'ResNet', 'ResNet101', 'ResNet152', 'ResNet50',
-           'ResNetBase']
+__all__ = ['Bottleneck', 'ResBlock', 'ResNet', 'ResNet101', 'ResNet14', 'ResNet152',
+           'ResNet50', 'ResNetBase']

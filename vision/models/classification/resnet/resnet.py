@@ -33,12 +33,21 @@ class ResNetBase(PickableSequentialChain):
     :meth:`_layout`; architecture arguments of their own come as keyword arguments, with their
     defaults in ``_arch_defaults``.
 
+    Small networks, for small images or CPU training, come from the same family: the depths 14
+    (one bottleneck per stage; registered as ``resnet14``) and 26 (two), as in timm's
+    ``resnet14t`` and ``resnet26``, and the keyword argument ``base_channels``, the channels of
+    ``conv1`` (64 in the published networks), which every other layer's channels follow (a
+    stage has ``base_channels << i`` channels inside its bottlenecks, four times that out of
+    them): ``ResNet14(n_class=4, base_channels=16)`` is a ResNet-14 of a quarter the width,
+    whose convolutions after ``conv1`` have 1/16 of the parameters.
+
     Attributes:
         mean (numpy.ndarray): ``(3, 1, 1)``, what to subtract from RGB 0-255 images.
         weight_spec (vision.weights.WeightSpec or None): the pretrained weights loaded by name.
     """
 
-    _blocks = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
+    _blocks = {14: (1, 1, 1, 1), 26: (2, 2, 2, 2), 50: (3, 4, 6, 3), 101: (3, 4, 23, 3),
+               152: (3, 8, 36, 3)}
     _arch_defaults: dict = {}
     _torch_converter: str | None = None
     model_name: str | None = None
@@ -47,17 +56,21 @@ class ResNetBase(PickableSequentialChain):
     def __init__(self, n_layer: int, n_class: int | None = None, pretrained_model=None,
                  mean=None, initialW=None, fc_kwargs: dict | None = None, *,
                  bn_kwargs: dict | None = None, pool1_kwargs: dict | None = None,
-                 **arch_param):
+                 base_channels: int | None = None, **arch_param):
         if n_layer not in self._blocks:
             raise ValueError(f'{type(self).__name__}: n_layer must be one of '
                              f'{sorted(self._blocks)}, but got {n_layer!r}')
         param, pretrained = prepare_pretrained_model(
             self.model_name, pretrained_model,
             {'n_class': n_class, 'mean': mean, 'bn_kwargs': bn_kwargs,
-             'pool1_kwargs': pool1_kwargs, **arch_param},
+             'pool1_kwargs': pool1_kwargs, 'base_channels': base_channels, **arch_param},
             {'n_class': 1000, 'mean': IMAGENET_MEAN, 'bn_kwargs': {},
-             'pool1_kwargs': POOL1_KWARGS, **self._arch_defaults},
+             'pool1_kwargs': POOL1_KWARGS, 'base_channels': 64, **self._arch_defaults},
             torch_converter=self._torch_converter)
+        base = param['base_channels']
+        if isinstance(base, bool) or not isinstance(base, int) or base <= 0:
+            raise ValueError(f'{type(self).__name__}: base_channels must be a positive int, '
+                             f'but got {base!r}')
         layout = self._layout(n_layer, param)
         super().__init__()
         for key in self._arch_defaults:
@@ -86,13 +99,16 @@ class ResNetBase(PickableSequentialChain):
                      add_seblock: bool = False) -> None:
         block_kwargs = {'groups': groups, 'initialW': initialW, 'bn_kwargs': param['bn_kwargs'],
                         'stride_first': stride_first, 'add_seblock': add_seblock}
+        base = param['base_channels']
+        # Every channel count of the published networks is a multiple of 64.
+        width = [c // 64 * base for c in mid_channels]
         with self.init_scope():
-            self.conv1 = Conv2DBNActiv(3, 64, 7, 2, 3, nobias=conv1_nobias, initialW=initialW,
-                                       bn_kwargs=param['bn_kwargs'])
+            self.conv1 = Conv2DBNActiv(3, base, 7, 2, 3, nobias=conv1_nobias,
+                                       initialW=initialW, bn_kwargs=param['bn_kwargs'])
             self.pool1 = MaxPooling2D(**param['pool1_kwargs'])
-            in_channels = 64
-            for i, (n_block, mid) in enumerate(zip(n_blocks, mid_channels)):
-                out_channels = 256 << i
+            in_channels = base
+            for i, (n_block, mid) in enumerate(zip(n_blocks, width)):
+                out_channels = (4 * base) << i
                 setattr(self, f'res{i + 2}', ResBlock(n_block, in_channels, mid, out_channels,
                                                       1 if i == 0 else 2, **block_kwargs))
                 in_channels = out_channels
@@ -117,8 +133,12 @@ class ResNet(ResNetBase):
     and ``'torchvision-imagenet1k-v2'`` (arch ``'fb'``); or the path of an NPZ file in
     Chainer's layout or of a torchvision checkpoint (``resnet50-0676ba61.pth``).
 
+    ``'shapes'`` (``ResNet14`` with ``base_channels=16``): trained on
+    :class:`~vision.datasets.ShapesLabelDataset` by ``scripts/train_imagenet.py``, shipped
+    in the repository for offline demonstrations.
+
     Args:
-        n_layer (int): 50, 101 or 152.
+        n_layer (int): 14, 26, 50, 101 or 152.
         n_class (int): the number of classes (default: the weights', else 1000).
         pretrained_model (str): see above; None for random initialization.
         mean (numpy.ndarray): ``(3, 1, 1)``, the mean subtracted from the images (default: the
@@ -133,6 +153,8 @@ class ResNet(ResNetBase):
         pool1_kwargs (dict): keyword arguments of ``pool1``'s
             :func:`~framework.functions.max_pooling_2d` (default ``ksize=3, stride=2``, as in
             ChainerCV; torchvision's weights set ``pad=1, cover_all=False``).
+        base_channels (int): the channels of ``conv1``, which the others follow (see
+            :class:`ResNetBase`); default: the weights', else 64.
     """
 
     _arch_defaults = {'arch': 'fb'}
@@ -151,6 +173,17 @@ class ResNet(ResNetBase):
         # Kaiming He's ResNet-50 is the only one with a bias in conv1.
         return {'conv1_nobias': param['arch'] == 'fb' or n_layer != 50,
                 'stride_first': param['arch'] == 'he'}
+
+
+@register_model('resnet14')
+class ResNet14(ResNet):
+    """ResNet-14: one bottleneck per stage; see :class:`ResNet` for the arguments."""
+
+    def __init__(self, n_class: int | None = None, pretrained_model=None, mean=None,
+                 initialW=None, fc_kwargs: dict | None = None, arch: str | None = None,
+                 **kwargs):
+        super().__init__(14, n_class, pretrained_model, mean, initialW, fc_kwargs, arch,
+                         **kwargs)
 
 
 @register_model('resnet50')

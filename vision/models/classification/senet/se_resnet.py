@@ -16,7 +16,7 @@ class SEResNet(ResNetBase):
     https://github.com/hujie-frank/SENet), or the path of an NPZ file.
 
     Args:
-        n_layer (int): 50, 101 or 152.
+        n_layer (int): 14, 26, 50, 101 or 152.
         n_class (int): the number of classes (default: the weights', else 1000).
         pretrained_model (str): see above; None for random initialization.
         mean (numpy.ndarray): ``(3, 1, 1)``, the mean subtracted from the images.
@@ -24,6 +24,8 @@ class SEResNet(ResNetBase):
         fc_kwargs (dict): keyword arguments of the ``fc6`` :class:`~framework.links.Linear`.
         bn_kwargs (dict): keyword arguments of every batch normalization.
         pool1_kwargs (dict): keyword arguments of ``pool1``'s max pooling.
+        base_channels (int): the channels of ``conv1``, which the others follow (see
+            :class:`~vision.models.classification.ResNetBase`; 64 by default).
     """
 
     def _layout(self, n_layer: int, param: dict) -> dict:

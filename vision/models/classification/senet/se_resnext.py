@@ -25,6 +25,8 @@ class SEResNeXt(ResNetBase):
         fc_kwargs (dict): keyword arguments of the ``fc6`` :class:`~framework.links.Linear`.
         bn_kwargs (dict): keyword arguments of every batch normalization.
         pool1_kwargs (dict): keyword arguments of ``pool1``'s max pooling.
+        base_channels (int): the channels of ``conv1``, which the others follow (see
+            :class:`~vision.models.classification.ResNetBase`; 64 by default).
     """
 
     _blocks = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3)}
