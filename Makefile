@@ -10,9 +10,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The main job: until the zoo has a model, train a small network with the framework.
+# The main job: classify the sample image with the ResNet-14 the repository ships (offline).
 demo: $(STAMP)
-	$(BIN)/python scripts/train_toy_classifier.py
+	$(BIN)/vision predict --model resnet14 --weights shapes vision/data/sample_shapes.png
 
 # Lint and the whole test suite, on every core.
 test: lint

@@ -1,6 +1,7 @@
 """Pretrained weights by name: the manifest, the lookup, the download, the conversion, the loading.
 
-Every pretrained weight is a row of ``weights_manifest.json`` (at the root of the repository;
+Every pretrained weight is a row of ``weights_manifest.json`` (in this package, linked from the
+root of the repository;
 ``$VISION_WEIGHTS_MANIFEST`` names another file):
 
 - ``model``, ``name``: the registered model (:func:`vision.models.get_model`) and the weight's
@@ -35,7 +36,7 @@ from typing import Any
 
 import numpy
 
-from vision._weights_fetch import REPO_ROOT, describe_source, fetch_source
+from vision._weights_fetch import describe_source, fetch_source
 from vision.utils.download import FileLock, file_sha256, get_vision_home
 
 _WHO = 'vision.weights'
@@ -240,8 +241,10 @@ _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
 
 def manifest_path() -> str:
-    """``$VISION_WEIGHTS_MANIFEST``, or the repository's ``weights_manifest.json``."""
-    return os.environ.get('VISION_WEIGHTS_MANIFEST') or str(REPO_ROOT / 'weights_manifest.json')
+    """``$VISION_WEIGHTS_MANIFEST``, or the package's ``weights_manifest.json`` (which the
+    repository's root links to, and which an installed package carries)."""
+    return os.environ.get('VISION_WEIGHTS_MANIFEST') or str(
+        Path(__file__).resolve().parent / 'weights_manifest.json')
 
 
 def load_manifest(path: str | os.PathLike | None = None) -> tuple[WeightSpec, ...]:
