@@ -129,11 +129,13 @@ def batch_normalization(x, gamma, beta, *, eps: float = 2e-5, running_mean=None,
 
 
 class FixedBatchNormalization(FunctionNode):
-    """``(x, gamma, beta, mean, var) -> gamma * (x - mean) / sqrt(var + eps) + beta``, all
-    parameters broadcast against ``x``."""
+    """``(x, gamma, beta, mean, var) -> gamma * (x - mean) / sqrt(var + eps) + beta``, the
+    parameters (of their own shape) broadcast against ``x`` as ``param_shape``. Reshaping them
+    here rather than by four reshape nodes halves the cost of the call in inference."""
 
-    def __init__(self, eps: float):
+    def __init__(self, eps: float, param_shape: tuple[int, ...]):
         self.eps = eps
+        self.param_shape = param_shape
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 3, 4))
@@ -143,24 +145,26 @@ class FixedBatchNormalization(FunctionNode):
         # y = x * scale + shift: two passes over x, the per-channel terms folded first.
         scale = gamma.astype(cdtype) / xp.sqrt(var.astype(cdtype) + self.eps)
         shift = beta.astype(cdtype) - mean.astype(cdtype, copy=False) * scale
-        y = x * scale
-        y += shift
+        y = x * scale.reshape(self.param_shape)
+        y += shift.reshape(self.param_shape)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
-        shape = gamma.shape
+        shape, param_shape = gamma.shape, self.param_shape
+        gamma, mean, var = (reshape(p, param_shape) for p in (gamma, mean, var))
         inv_std = rsqrt(var + self.eps)
         gamma_inv_std = gamma * inv_std
-        ggamma = sum_to(gy * ((x - mean) * inv_std), shape) if {1, 4} & set(indexes) else None
-        gbeta = sum_to(gy, shape) if {2, 3} & set(indexes) else None
+        ggamma = (sum_to(gy * ((x - mean) * inv_std), param_shape) if {1, 4} & set(indexes)
+                  else None)
+        gbeta = sum_to(gy, param_shape) if {2, 3} & set(indexes) else None
         grads = {
             0: lambda: gy * gamma_inv_std,
-            1: lambda: ggamma,
-            2: lambda: gbeta,
-            3: lambda: -gamma_inv_std * gbeta,
-            4: lambda: ggamma * (-0.5 * gamma * inv_std * inv_std),
+            1: lambda: reshape(ggamma, shape),
+            2: lambda: reshape(gbeta, shape),
+            3: lambda: reshape(-gamma_inv_std * gbeta, shape),
+            4: lambda: reshape(ggamma * (-0.5 * gamma * inv_std * inv_std), shape),
         }
         return tuple(grads[i]() for i in indexes)
 
@@ -191,5 +195,4 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps: float = 2e-5,
     params = (gamma, beta, mean, var)
     _, _, param_shape = _parameters(fname, x_array, names, params, axis)
     eps = check_eps(fname, eps)
-    return FixedBatchNormalization(eps).apply(
-        (x,) + tuple(reshape(p, param_shape) for p in params))[0]
+    return FixedBatchNormalization(eps, param_shape).apply((x,) + params)[0]
