@@ -92,20 +92,12 @@ def _list(args) -> None:
 
 
 def _predict(args) -> None:
-    from vision.models import FeaturePredictor
     from vision.utils import read_image
-    from vision.weights import IMAGENET_TORCHVISION, Preprocessing, file_kind, label_names
+    from vision.weights import label_names
     model = _build(args)
-    spec = model.weight_spec
-    if spec is not None:
-        pre, names = spec.preprocessing, spec.label_names
-    else:
-        torch_file = file_kind(args.weights) == 'torch'
-        pre = IMAGENET_TORCHVISION if torch_file else Preprocessing(tuple(model.mean.ravel()))
-        names = None
-    predictor = FeaturePredictor(model, pre.crop_size, pre.resize, args.crop or pre.crop)
+    names = model.weight_spec.label_names if model.weight_spec is not None else None
     for path in args.images:
-        prob = predictor.predict([read_image(path)])[0]
+        prob = model.predict([read_image(path)], crop=args.crop)[0]
         if names is None and len(prob) in (1000, 1001):
             names = label_names('imagenet' if len(prob) == 1000 else 'imagenet_with_background')
         print(f'{path}:')

@@ -19,6 +19,7 @@ import pytest
 import framework.functions as F
 from framework.links import Conv2DBNActiv, Linear, PickableSequentialChain
 from vision.models import register_model
+from vision.models.classification import ClassifierPredictMixin
 from vision.models.classification._torchvision import convert_state_dict
 from vision.weights import prepare_pretrained_model, register_converter
 
@@ -26,7 +27,7 @@ DATA = pathlib.Path(__file__).resolve().parents[1] / 'data'
 
 
 @register_model('tiny_classifier_for_tests')
-class TinyClassifier(PickableSequentialChain):
+class TinyClassifier(ClassifierPredictMixin, PickableSequentialChain):
     """``conv`` (3x3, 4 channels, batch normalization, ReLU), ``pool`` (global mean), ``fc``,
     ``prob``: the layout of ``tiny_classifier.pth``."""
 

@@ -1,7 +1,12 @@
 """Image classifiers with ChainerCV's names and arguments, their ImageNet category names, and
-:class:`FeaturePredictor` (``predict(imgs)`` -> one probability vector per image)."""
+:class:`FeaturePredictor` (``predict(imgs)`` -> one probability vector per image), which the
+classifiers' own ``predict`` (:class:`ClassifierPredictMixin`) applies with their weights'
+preprocessing."""
 
-from vision.models.classification.feature_predictor import FeaturePredictor
+from vision.models.classification.feature_predictor import (
+    ClassifierPredictMixin,
+    FeaturePredictor,
+)
 from vision.models.classification.imagenet_label_names import imagenet_label_names
 from vision.models.classification.mobilenet import (
     ExpandedConv2D,
@@ -31,7 +36,8 @@ from vision.models.classification.senet import (
 from vision.models.classification.vgg import VGG16
 
 __all__ = [
-    'Bottleneck', 'ExpandedConv2D', 'FeaturePredictor', 'MobileNetV2', 'ResBlock', 'ResNet',
+    'Bottleneck', 'ClassifierPredictMixin', 'ExpandedConv2D', 'FeaturePredictor',
+    'MobileNetV2', 'ResBlock', 'ResNet',
     'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50', 'ResNetBase', 'SEResNeXt',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet', 'SEResNet101', 'SEResNet152', 'SEResNet50',
     'TFConv2DBNActiv', 'TFConvolution2D', 'VGG16', 'imagenet_label_names',

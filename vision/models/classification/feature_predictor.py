@@ -47,12 +47,8 @@ class FeaturePredictor(Chain):
     def __init__(self, extractor, crop_size, scale_size=None, crop: str = 'center', mean=None,
                  scale=None):
         super().__init__()
-        if crop not in _CROPS:
-            raise ValueError(f"FeaturePredictor: crop must be 'center' or '10', but got "
-                             f'{crop!r}')
-        if isinstance(crop_size, int):
-            crop_size = (crop_size, crop_size)
-        self.crop_size = tuple(crop_size)
+        _check_crop('FeaturePredictor', crop)
+        self.crop_size = _pair(crop_size)
         self.scale_size = scale_size
         self.crop = crop
         with self.init_scope():
@@ -61,24 +57,7 @@ class FeaturePredictor(Chain):
         self.scale = getattr(extractor, 'scale', None) if scale is None else scale
 
     def _prepare(self, img: numpy.ndarray) -> numpy.ndarray:
-        """The crops of one ``(C, H, W)`` image with the mean subtracted (and scaled):
-        ``(n_crop, C, crop_H, crop_W)`` float32."""
-        if not isinstance(img, numpy.ndarray) or img.ndim != 3:
-            raise ValueError('FeaturePredictor.predict: each image must be a (C, H, W) '
-                             f'numpy.ndarray, but got {getattr(img, "shape", type(img))}')
-        if self.scale_size is not None:
-            if isinstance(self.scale_size, int):
-                img = scale(img, size=self.scale_size)
-            else:
-                img = resize(img, size=tuple(self.scale_size))
-        if self.crop == '10':
-            crops = ten_crop(img, self.crop_size)
-        else:
-            crops = center_crop(img, self.crop_size)[None]
-        crops = crops - numpy.asarray(self.mean)[None]
-        if self.scale is not None:
-            crops = crops * numpy.asarray(self.scale)
-        return crops.astype(numpy.float32)
+        return _crops(img, self.crop_size, self.scale_size, self.crop, self.mean, self.scale)
 
     def predict(self, imgs: Iterable[numpy.ndarray]):
         """Computes the features of images.
@@ -93,27 +72,88 @@ class FeaturePredictor(Chain):
             returns several features (``pick`` a sequence), a tuple with one such list per
             feature.
         """
-        crops = [self._prepare(img) for img in imgs]
-        if not crops:
-            return []
-        n_crop = crops[0].shape[0]
-        x = self.xp.asarray(numpy.concatenate(crops))
-        with framework.using_config('train', False), framework.no_backprop_mode():
-            features = self.extractor(x)
-        if isinstance(features, tuple):
-            return tuple(self._split(f, n_crop) for f in features)
-        return self._split(features, n_crop)
+        return predict_features(self.extractor, imgs, self.crop_size, self.scale_size,
+                                self.crop, self.mean, self.scale)
 
-    @staticmethod
-    def _split(feature, n_crop: int) -> list[numpy.ndarray]:
-        array = backend.CpuDevice().send(getattr(feature, 'array', feature))
-        array = array.reshape((-1, n_crop) + array.shape[1:])
-        if n_crop > 1:
-            if array.ndim == 5:
-                warnings.warn('FeaturePredictor: four-dimensional features are averaged over '
-                              'the crops, which loses their spatial correspondence',
-                              stacklevel=3)
-            array = array.mean(axis=1)
+
+class ClassifierPredictMixin:
+    """``predict(imgs)`` of the zoo's classifiers: :class:`FeaturePredictor`'s, with the
+    resize, crop size and crop of the loaded weights (:attr:`weight_spec`), or ImageNet's
+    (shorter side resized to 256, centre crop of 224) for a model without named weights."""
+
+    def predict(self, imgs: Iterable[numpy.ndarray], crop: str | None = None):
+        """The class probabilities of images (or the picked features).
+
+        Args:
+            imgs (iterable of numpy.ndarray): images ``(3, H, W)``, RGB, values 0-255.
+            crop (str): ``'center'`` or ``'10'``; the weights' when None.
+
+        Returns:
+            list of numpy.ndarray: ``(n_class,)`` float32 probabilities per image (see
+            :meth:`FeaturePredictor.predict` when several layers are picked).
+        """
+        spec = getattr(self, 'weight_spec', None)
+        pre = spec.preprocessing if spec is not None else None
+        crop_size, scale_size = (pre.crop_size, pre.resize) if pre is not None else (224, 256)
+        crop = crop or (pre.crop if pre is not None else 'center')
+        _check_crop('predict', crop)
+        return predict_features(self, imgs, _pair(crop_size), scale_size, crop, self.mean,
+                                getattr(self, 'scale', None))
+
+
+def _check_crop(fname: str, crop) -> None:
+    if crop not in _CROPS:
+        raise ValueError(f"{fname}: crop must be 'center' or '10', but got {crop!r}")
+
+
+def _pair(size) -> tuple[int, int]:
+    return (size, size) if isinstance(size, int) else tuple(size)
+
+
+def _crops(img: numpy.ndarray, crop_size, scale_size, crop, mean, scale_) -> numpy.ndarray:
+    """The crops of one ``(C, H, W)`` image with the mean subtracted (and scaled):
+    ``(n_crop, C, crop_H, crop_W)`` float32."""
+    if not isinstance(img, numpy.ndarray) or img.ndim != 3:
+        raise ValueError('predict: each image must be a (C, H, W) numpy.ndarray, but got '
+                         f'{getattr(img, "shape", type(img))}')
+    if scale_size is not None:
+        if isinstance(scale_size, int):
+            img = scale(img, size=scale_size)
         else:
-            array = array[:, 0]
-        return list(array)
+            img = resize(img, size=tuple(scale_size))
+    if crop == '10':
+        crops = ten_crop(img, crop_size)
+    else:
+        crops = center_crop(img, crop_size)[None]
+    crops = crops - numpy.asarray(mean)[None]
+    if scale_ is not None:
+        crops = crops * numpy.asarray(scale_)
+    return crops.astype(numpy.float32)
+
+
+def predict_features(extractor, imgs, crop_size, scale_size, crop, mean, scale_):
+    """Runs ``extractor`` on the crops of each image and averages the features of each
+    image's crops (see :class:`FeaturePredictor`, whose attributes the arguments are)."""
+    crops = [_crops(img, crop_size, scale_size, crop, mean, scale_) for img in imgs]
+    if not crops:
+        return []
+    n_crop = crops[0].shape[0]
+    x = extractor.xp.asarray(numpy.concatenate(crops))
+    with framework.using_config('train', False), framework.no_backprop_mode():
+        features = extractor(x)
+    if isinstance(features, tuple):
+        return tuple(_split(f, n_crop) for f in features)
+    return _split(features, n_crop)
+
+
+def _split(feature, n_crop: int) -> list[numpy.ndarray]:
+    array = backend.CpuDevice().send(getattr(feature, 'array', feature))
+    array = array.reshape((-1, n_crop) + array.shape[1:])
+    if n_crop > 1:
+        if array.ndim == 5:
+            warnings.warn('predict: four-dimensional features are averaged over the crops, '
+                          'which loses their spatial correspondence', stacklevel=4)
+        array = array.mean(axis=1)
+    else:
+        array = array[:, 0]
+    return list(array)

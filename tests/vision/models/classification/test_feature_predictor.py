@@ -6,7 +6,7 @@ import pytest
 import framework
 import framework.functions as F
 from framework.links import Chain
-from vision.models import FeaturePredictor
+from vision.models import FeaturePredictor, ResNet14
 
 
 class Extractor(Chain):
@@ -93,3 +93,23 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match=r'each image must be a \(C, H, W\) numpy.ndarray, but '
                                          r'got \(8, 8\)'):
         FeaturePredictor(Extractor(), 8).predict([numpy.zeros((8, 8), numpy.float32)])
+
+
+@pytest.mark.parametrize('crop', [None, 'center', '10'])
+def test_classifier_predict_is_feature_predictor_with_the_weights_preprocessing(crop):
+    model = ResNet14(n_class=3, base_channels=4)
+    imgs = images(2, size=(260, 300))
+    expected = FeaturePredictor(model, 224, 256, crop or 'center').predict(imgs)
+    actual = model.predict(imgs, crop=crop)
+    assert len(actual) == 2 and actual[0].shape == (3,)
+    numpy.testing.assert_allclose(numpy.stack(actual), numpy.stack(expected), rtol=1e-6)
+
+
+def test_classifier_predict_takes_the_crop_of_named_weights():
+    model = ResNet14(pretrained_model='shapes')
+    pre = model.weight_spec.preprocessing
+    img = images(1, size=(50, 40))
+    expected = FeaturePredictor(model, pre.crop_size, pre.resize, pre.crop).predict(img)
+    numpy.testing.assert_array_equal(model.predict(img)[0], expected[0])
+    with pytest.raises(ValueError, match="predict: crop must be 'center' or '10', but got 'x'"):
+        model.predict(img, crop='x')

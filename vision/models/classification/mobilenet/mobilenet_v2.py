@@ -7,6 +7,7 @@ import numpy
 import framework.functions as F
 from framework.links import PickableSequentialChain
 from vision.models._registry import register_model
+from vision.models.classification.feature_predictor import ClassifierPredictMixin
 from vision.models.classification.mobilenet.expanded_conv_2d import ExpandedConv2D, relu6
 from vision.models.classification.mobilenet.tf_conv_2d_bn_activ import TFConv2DBNActiv
 from vision.models.classification.mobilenet.tf_convolution_2d import TFConvolution2D
@@ -42,7 +43,7 @@ def _squeeze(x):
 
 
 @register_model('mobilenet_v2')
-class MobileNetV2(PickableSequentialChain):
+class MobileNetV2(ClassifierPredictMixin, PickableSequentialChain):
     """MobileNetV2, ChainerCV's ``MobileNetV2``: pick any of its layers.
 
     The layers, in order: ``conv`` (3x3 convolution with stride 2), ``expanded_conv`` and

@@ -9,6 +9,7 @@ from framework import initializers
 from framework.links import Conv2DBNActiv, Linear, PickableSequentialChain
 from vision.models._registry import register_model
 from vision.models.classification._layers import MaxPooling2D, global_average_pooling_2d
+from vision.models.classification.feature_predictor import ClassifierPredictMixin
 from vision.models.classification.resnet.resblock import ResBlock
 from vision.weights import prepare_pretrained_model
 
@@ -21,7 +22,7 @@ IMAGENET_MEAN = numpy.array([123.15163084, 115.90288257, 103.0626238],
 POOL1_KWARGS = {'ksize': 3, 'stride': 2}
 
 
-class ResNetBase(PickableSequentialChain):
+class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
     """What ResNet, SE-ResNet and SE-ResNeXt share: the layers
 
     ``conv1`` (7x7 convolution, batch normalization, ReLU), ``pool1`` (max pooling), ``res2``

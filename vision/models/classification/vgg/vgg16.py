@@ -9,6 +9,7 @@ from framework import initializers
 from framework.links import Conv2DActiv, Linear, PickableSequentialChain
 from vision.models._registry import register_model
 from vision.models.classification._layers import MaxPooling2D
+from vision.models.classification.feature_predictor import ClassifierPredictMixin
 from vision.weights import prepare_pretrained_model
 
 # RGB order: the channel means of ImageNet used by the original Caffe model.
@@ -23,7 +24,7 @@ _STAGES = ((('conv1_1', 64), ('conv1_2', 64)),
 
 
 @register_model('vgg16')
-class VGG16(PickableSequentialChain):
+class VGG16(ClassifierPredictMixin, PickableSequentialChain):
     """VGG-16, ChainerCV's ``VGG16``: pick any of its layers.
 
     The layers, in order: ``conv1_1``, ``conv1_2`` (3x3 convolutions with ReLU), ``pool1``
