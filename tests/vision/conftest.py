@@ -1,6 +1,8 @@
-"""Shared by the tests of the pretrained-weights system (``vision.weights``, the ``vision``
-command): a local file server, a private $VISION_HOME, a manifest of one's own, and a tiny
-registered classifier with a converter of its PyTorch checkpoints.
+"""Shared by the tests of ``vision``: a local file server with scripted failures and a private
+$VISION_HOME (for downloads, datasets and weights); a fake communicator of several ranks run as
+threads; and, for the pretrained-weights system (``vision.weights``, the ``vision`` command), a
+manifest of one's own and a tiny registered classifier with a converter of its PyTorch
+checkpoints.
 
 The classifier's checkpoint ``tests/data/tiny_classifier.pth`` was written by ``torch.save``
 (see ``tests/data/README.md``) with the logits torch computed for an image.
@@ -10,13 +12,17 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
+from urllib.parse import urlsplit
 
 import numpy
 import pytest
 
 import framework.functions as F
+import vision.utils.download.root as download_root
 from framework.links import Conv2DBNActiv, Linear, PickableSequentialChain
 from vision.models import register_model
 from vision.models.classification import ClassifierPredictMixin
@@ -57,61 +63,126 @@ def _convert_tiny(state, preprocessing):
                               preprocessing)
 
 
-class WeightsServer:
-    """Serves ``files`` (URL path -> bytes) on 127.0.0.1 and records the requested paths."""
+class Request(NamedTuple):
+    """A request the file server received."""
+
+    path: str
+    range: str | None
+    host: str | None
+
+
+class FileServer:
+    """Serves ``files`` (URL path to bytes) on 127.0.0.1, honouring ``Range: bytes=N-``.
+
+    ``plans[path]`` is a list of actions taken by the successive requests for ``path`` (then
+    ``'ok'``): ``'ok'``; ``'drop'`` (announce the whole length, send half, close);
+    ``'ignore-range'`` (answer 200 with the whole file); ``'slow'`` (wait 0.3 s, then ok); or an
+    HTTP status such as ``'500'``. ``requests`` records every :class:`Request`, in order.
+    """
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
-        self.requests: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.requests.append(self.path)
-                data = server.files.get(self.path)
-                if data is None:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self._httpd = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        self.plans: dict[str, list[str]] = {}
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(('127.0.0.1', 0), _handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.01,),
                                         daemon=True)
         self._thread.start()
 
+    def url(self, path: str) -> str:
+        return f'http://127.0.0.1:{self._httpd.server_address[1]}{path}'
+
     def serve(self, path: str, data: bytes) -> str:
         """Serves ``data`` at ``path``; returns its URL."""
         self.files[path] = data
-        return f'http://127.0.0.1:{self._httpd.server_address[1]}{path}'
+        return self.url(path)
+
+    @property
+    def paths(self) -> list[str]:
+        """The requested paths, in order."""
+        return [request.path for request in self.requests]
+
+    def count(self, path: str) -> int:
+        return self.paths.count(path)
+
+    def ranges(self, path: str) -> list[str | None]:
+        return [request.range for request in self.requests if request.path == path]
+
+    def next_action(self, request: Request) -> str:
+        """Records ``request``; returns the action planned for it."""
+        with self._lock:
+            self.requests.append(request)
+            plan = self.plans.get(request.path)
+            return plan.pop(0) if plan else 'ok'
 
     def close(self) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
 
 
+def _handler(server: FileServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path  # absolute form when reached as a proxy
+            range_header = self.headers.get('Range')
+            action = server.next_action(Request(path, range_header, self.headers.get('Host')))
+            if action.isdigit():
+                self.send_error(int(action))
+                return
+            data = server.files.get(path)
+            if data is None:
+                self.send_error(404)
+                return
+            if action == 'slow':
+                threading.Event().wait(0.3)
+            match = re.fullmatch(r'bytes=(\d+)-', range_header or '')
+            if match is None or action == 'ignore-range':
+                self.send_response(200)
+                start = 0
+            else:
+                start = int(match.group(1))
+                if start >= len(data):
+                    self.send_response(416)
+                    self.send_header('Content-Range', f'bytes */{len(data)}')
+                    self.send_header('Content-Length', '0')
+                    self.end_headers()
+                    return
+                self.send_response(206)
+                self.send_header('Content-Range', f'bytes {start}-{len(data) - 1}/{len(data)}')
+            body = data[start:]
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            if action == 'drop':
+                body = body[:len(body) // 2]
+            self.wfile.write(body)
+            self.wfile.flush()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    return Handler
+
+
 @pytest.fixture
-def weights_server():
-    server = WeightsServer()
+def file_server():
+    server = FileServer()
     yield server
     server.close()
 
 
 @pytest.fixture
-def weights_home(tmp_path, monkeypatch):
-    """A fresh $VISION_HOME, online, with the proxy bypassed for 127.0.0.1."""
-    home = tmp_path / 'vision_home'
-    monkeypatch.setenv('VISION_HOME', str(home))
+def vision_home(tmp_path, monkeypatch):
+    """A fresh, empty $VISION_HOME (dataset root reset), with the proxy bypassed for
+    127.0.0.1 and offline mode off."""
+    path = tmp_path / 'vision_home'
+    monkeypatch.setenv('VISION_HOME', str(path))
     monkeypatch.delenv('VISION_OFFLINE', raising=False)
+    monkeypatch.setattr(download_root, '_dataset_root', None)
     for name in ('NO_PROXY', 'no_proxy'):
         monkeypatch.setenv(name, '127.0.0.1,localhost')
-    return home
+    return path
 
 
 def weight_row(model='tiny_classifier_for_tests', name='demo', **fields) -> dict:
@@ -156,3 +227,53 @@ def _weight_row():
 @pytest.fixture
 def tiny_classifier():
     return TinyClassifier
+
+
+class _World:
+    """What the ranks of one fake communicator share."""
+
+    def __init__(self, size: int):
+        self.barrier = threading.Barrier(size, timeout=20)
+        self.slots: list = [None] * size
+
+
+class _FakeMpiComm:
+    def __init__(self, world: _World, rank: int):
+        self.world, self.rank = world, rank
+
+    def scatter(self, chunks):
+        if self.rank == 0:
+            self.world.slots[:] = chunks
+        self.world.barrier.wait()
+        chunk = self.world.slots[self.rank]
+        self.world.barrier.wait()
+        return chunk
+
+
+class FakeComm:
+    """One rank of a communicator with ChainerMN's interface (``rank``, ``size``,
+    ``mpi_comm.scatter``, ``gather_obj``); its ranks must run in threads of one process."""
+
+    def __init__(self, world: _World, rank: int, size: int):
+        self.rank, self.size = rank, size
+        self.world = world
+        self.mpi_comm = _FakeMpiComm(world, rank)
+
+    def gather_obj(self, obj):
+        self.world.barrier.wait()
+        self.world.slots[self.rank] = obj
+        self.world.barrier.wait()
+        gathered = list(self.world.slots) if self.rank == 0 else None
+        self.world.barrier.wait()
+        return gathered
+
+
+def _fake_comms(size: int) -> list[FakeComm]:
+    world = _World(size)
+    return [FakeComm(world, rank, size) for rank in range(size)]
+
+
+@pytest.fixture
+def fake_comms():
+    """``fake_comms(size)``: the ``size`` ranks (:class:`FakeComm`) of one fake communicator."""
+    return _fake_comms

@@ -37,7 +37,7 @@ def test_list_verbose(capsys):
 
 
 @pytest.fixture
-def served_tiny(weights_server, weights_home, weights_manifest, weight_row, tiny_classifier):
+def served_tiny(file_server, vision_home, weights_manifest, weight_row, tiny_classifier):
     """The tiny classifier's weights, served and listed as ``demo``; returns the model and a
     PNG image."""
     model = tiny_classifier()
@@ -47,10 +47,10 @@ def served_tiny(weights_server, weights_home, weights_manifest, weight_row, tiny
     buffer = io.BytesIO()
     save_npz(buffer, model)
     data = buffer.getvalue()
-    url = weights_server.serve('/w/tiny.npz', data)
+    url = file_server.serve('/w/tiny.npz', data)
     weights_manifest([weight_row(source={'url': url},
                                  sha256=hashlib.sha256(data).hexdigest())])
-    return weights_home
+    return vision_home
 
 
 def test_predict_prints_the_top_classes(served_tiny, tmp_path, capsys, tiny_classifier):
@@ -74,9 +74,9 @@ def test_download_prints_the_cached_path(served_tiny, capsys):
     assert path.is_file() and served_tiny in path.parents
 
 
-def test_wrong_hash_fails_clearly(served_tiny, weights_manifest, weight_row, weights_server,
+def test_wrong_hash_fails_clearly(served_tiny, weights_manifest, weight_row, file_server,
                                   capsys):
-    url = weights_server.serve('/w/other.npz', b'not the weights')
+    url = file_server.serve('/w/other.npz', b'not the weights')
     weights_manifest([weight_row(source={'url': url}, sha256='1' * 64)])
     assert main(['predict', '--model', 'tiny_classifier_for_tests', '--weights', 'demo',
                  'img.png']) == 1

@@ -78,76 +78,76 @@ def test_imagenet_label_names():
 # --- weights by name -----------------------------------------------------------------------
 
 def test_npz_weight_is_downloaded_verified_cached_and_loaded(
-        weights_server, weights_home, weights_manifest, weight_row, tiny_classifier):
+        file_server, vision_home, weights_manifest, weight_row, tiny_classifier):
     source, data = random_weights(tiny_classifier)
-    url = weights_server.serve('/w/tiny.npz', data)
+    url = file_server.serve('/w/tiny.npz', data)
     weights_manifest([weight_row(source={'url': url}, sha256=sha256(data))])
     model = tiny_classifier(pretrained_model='demo')
     assert_same_params(model, source)
     assert model.weight_spec.describe() == 'tiny_classifier_for_tests/demo'
     numpy.testing.assert_allclose(model.mean.ravel(), [123.675, 116.28, 103.53], rtol=1e-6)
     tiny_classifier(pretrained_model='demo')
-    assert weights_server.requests == ['/w/tiny.npz']
+    assert file_server.paths == ['/w/tiny.npz']
 
 
-def test_wrong_hash_is_refused_and_not_cached(weights_server, weights_home, weights_manifest,
+def test_wrong_hash_is_refused_and_not_cached(file_server, vision_home, weights_manifest,
                                                weight_row, tiny_classifier):
     _, data = random_weights(tiny_classifier)
-    url = weights_server.serve('/w/tiny.npz', data)
+    url = file_server.serve('/w/tiny.npz', data)
     weights_manifest([weight_row(source={'url': url}, sha256='0' * 64)])
     with pytest.raises(HashMismatchError, match=f'could not download {url}: the bytes received '
                                                 f'have sha256 {sha256(data)}, but 0{{64}}'):
         tiny_classifier(pretrained_model='demo')
-    assert not list(weights_home.rglob('tiny.npz'))
+    assert not list(vision_home.rglob('tiny.npz'))
 
 
-def test_offline_machine_says_where_to_put_the_file(weights_server, weights_home,
+def test_offline_machine_says_where_to_put_the_file(file_server, vision_home,
                                                     weights_manifest, weight_row, monkeypatch,
                                                     tiny_classifier):
-    url = weights_server.serve('/w/tiny.npz', b'')
+    url = file_server.serve('/w/tiny.npz', b'')
     weights_manifest([weight_row(source={'url': url}, sha256='0' * 64)])
     monkeypatch.setenv('VISION_OFFLINE', '1')
     with pytest.raises(DownloadError, match=f'could not download {url}: the network is off.*'
-                                            f'place it at {weights_home}'):
+                                            f'place it at {vision_home}'):
         tiny_classifier(pretrained_model='demo')
-    assert weights_server.requests == []
+    assert file_server.paths == []
 
 
-def test_torch_checkpoint_is_converted_once(weights_server, weights_home, weights_manifest,
+def test_torch_checkpoint_is_converted_once(file_server, vision_home, weights_manifest,
                                             weight_row, tiny_classifier, tiny_expected):
     data = (DATA / 'tiny_classifier.pth').read_bytes()
-    url = weights_server.serve('/models/tiny-abc.pth', data)
+    url = file_server.serve('/models/tiny-abc.pth', data)
     weights_manifest([weight_row(source={'url': url}, sha256_prefix=sha256(data)[:8],
                                  converter='tiny_torch_for_tests')])
     model = tiny_classifier(pretrained_model='demo')
     numpy.testing.assert_allclose(logits(model, tiny_expected['img']), tiny_expected['logits'],
                                   rtol=1e-4, atol=1e-4)
-    converted = list((weights_home / 'converted').rglob('*.npz'))
+    converted = list((vision_home / 'converted').rglob('*.npz'))
     assert len(converted) == 1
     # The conversion is kept: neither the checkpoint nor the network are needed again.
-    shutil.rmtree(weights_home / 'downloads')
-    weights_server.files.clear()
+    shutil.rmtree(vision_home / 'downloads')
+    file_server.files.clear()
     again = tiny_classifier(pretrained_model='demo')
     assert_same_params(again, model)
-    assert weights_server.requests == ['/models/tiny-abc.pth']
+    assert file_server.paths == ['/models/tiny-abc.pth']
 
 
-def test_wrong_hash_prefix_is_refused(weights_server, weights_home, weights_manifest,
+def test_wrong_hash_prefix_is_refused(file_server, vision_home, weights_manifest,
                                       weight_row, tiny_classifier):
     data = (DATA / 'tiny_classifier.pth').read_bytes()
-    url = weights_server.serve('/models/tiny.pth', data)
+    url = file_server.serve('/models/tiny.pth', data)
     weights_manifest([weight_row(source={'url': url}, sha256_prefix='deadbeef',
                                  converter='tiny_torch_for_tests')])
     with pytest.raises(HashMismatchError, match=r'but deadbeef\.\.\. was expected'):
         tiny_classifier(pretrained_model='demo')
-    assert not list(weights_home.rglob('tiny.pth')) and not list(weights_home.rglob('*.npz'))
+    assert not list(vision_home.rglob('tiny.pth')) and not list(vision_home.rglob('*.npz'))
 
 
-def test_weight_without_a_hash_warns_with_its_hash(weights_server, weights_home,
+def test_weight_without_a_hash_warns_with_its_hash(file_server, vision_home,
                                                    weights_manifest, weight_row,
                                                    tiny_classifier):
     _, data = random_weights(tiny_classifier)
-    url = weights_server.serve('/w/tiny.npz', data)
+    url = file_server.serve('/w/tiny.npz', data)
     weights_manifest([weight_row(source={'url': url})])
     with pytest.warns(UserWarning, match=f'without a published hash.*{sha256(data)}'):
         tiny_classifier(pretrained_model='demo')
@@ -168,7 +168,7 @@ def _wheel(path: pathlib.Path, member: str, data: bytes) -> None:
             z.writestr(name, content)
 
 
-def test_file_inside_a_pypi_package(tmp_path, weights_home, weights_manifest, weight_row,
+def test_file_inside_a_pypi_package(tmp_path, vision_home, weights_manifest, weight_row,
                                     monkeypatch, tiny_classifier):
     source, data = random_weights(tiny_classifier)
     index = tmp_path / 'index'
@@ -180,8 +180,8 @@ def test_file_inside_a_pypi_package(tmp_path, weights_home, weights_manifest, we
                                          'path': 'tinyweights/tiny.npz'},
                                  sha256=sha256(data))])
     assert_same_params(tiny_classifier(pretrained_model='demo'), source)
-    assert list(weights_home.glob('pypi/*/*')) == [
-        weights_home / 'pypi' / 'tinyweights==1.0' / 'tinyweights_tiny.npz']
+    assert list(vision_home.glob('pypi/*/*')) == [
+        vision_home / 'pypi' / 'tinyweights==1.0' / 'tinyweights_tiny.npz']
     # A missing package is a DownloadError naming it.
     weights_manifest([weight_row(source={'pypi': 'tinyweights==2.0',
                                          'path': 'tinyweights/tiny.npz'})])
@@ -190,7 +190,7 @@ def test_file_inside_a_pypi_package(tmp_path, weights_home, weights_manifest, we
         tiny_classifier(pretrained_model='demo')
 
 
-def test_file_of_the_repository(tmp_path, weights_home, weights_manifest, weight_row,
+def test_file_of_the_repository(tmp_path, vision_home, weights_manifest, weight_row,
                                 monkeypatch, tiny_classifier):
     source, data = random_weights(tiny_classifier)
     (tmp_path / 'weights').mkdir()

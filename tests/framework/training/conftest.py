@@ -125,3 +125,18 @@ def optimizer_values(trainer, attr='lr'):
 @pytest.fixture
 def record_values():
     return optimizer_values
+
+
+@pytest.fixture
+def shift_values(make_trainer):
+    """``shift_values(extension, n_iteration, lr=1.0)``: the ``lr`` of the optimizer (set to
+    ``lr`` first) before a training of ``n_iteration`` iterations extended by ``extension``
+    and after each iteration."""
+    def run(extension, n_iteration: int, lr: float = 1.0) -> list[float]:
+        trainer = make_trainer((n_iteration, 'iteration'))
+        trainer.updater.get_optimizer('main').lr = lr
+        values = optimizer_values(trainer)
+        trainer.extend(extension)
+        trainer.run()
+        return values
+    return run

@@ -18,20 +18,20 @@ def _files(path) -> list[str]:
 
 
 @pytest.fixture
-def archive(dataset_server, vision_home, make_archive):
+def archive(file_server, vision_home, make_archive):
     data = make_archive('tar.gz', _ENTRIES)
-    return dataset_server.serve('/pub/data.tar.gz', data), data
+    return file_server.serve('/pub/data.tar.gz', data), data
 
 
 @pytest.mark.parametrize('algorithm', ['md5', 'sha1', 'sha256'])
-def test_extracts_once_with_checksum(archive, dataset_server, vision_home, algorithm):
+def test_extracts_once_with_checksum(archive, file_server, vision_home, algorithm):
     url, data = archive
     checksum = (algorithm, hashlib.new(algorithm, data).hexdigest().upper())
     root = prepare_dataset('Demo', 'demo', url, 'data', checksum)
     assert root == str(vision_home / 'datasets' / 'demo')
     assert open(os.path.join(root, 'data', 'sub', 'b.txt'), 'rb').read() == b'beta\n'
     assert prepare_dataset('Demo', 'demo', url, 'data', checksum) == root
-    assert dataset_server.count('/pub/data.tar.gz') == 1
+    assert file_server.count('/pub/data.tar.gz') == 1
 
 
 @pytest.mark.parametrize('algorithm', ['md5', 'sha1'])
@@ -53,9 +53,9 @@ def test_wrong_sha256_never_enters_the_cache(archive, vision_home):
     assert not (vision_home / 'datasets' / 'demo' / 'data').exists()
 
 
-def test_corrupt_archive(dataset_server, vision_home, make_archive):
+def test_corrupt_archive(file_server, vision_home, make_archive):
     data = make_archive('tar.gz', _ENTRIES)
-    url = dataset_server.serve('/pub/data.tar.gz', data[:-40])
+    url = file_server.serve('/pub/data.tar.gz', data[:-40])
     with pytest.raises(ValueError, match=r'Demo: the archive .*data\.tar\.gz downloaded from '
                                          r'.* is corrupt or truncated .* deleted from the '
                                          r'cache and nothing was extracted'):
@@ -64,8 +64,8 @@ def test_corrupt_archive(dataset_server, vision_home, make_archive):
     assert _files(vision_home / 'datasets' / 'demo') == []
 
 
-def test_not_an_archive(dataset_server, vision_home):
-    url = dataset_server.serve('/pub/data.zip', b'<html>moved</html>')
+def test_not_an_archive(file_server, vision_home):
+    url = file_server.serve('/pub/data.zip', b'<html>moved</html>')
     with pytest.raises(ValueError, match='corrupt or truncated'):
         prepare_dataset('Demo', 'demo', url, 'data')
     assert _files(vision_home / 'downloads') == []
@@ -78,9 +78,9 @@ def test_missing_marker(archive):
         prepare_dataset('Demo', 'demo', url, 'other')
 
 
-def test_http_error(dataset_server, vision_home):
+def test_http_error(file_server, vision_home):
     with pytest.raises(DownloadError, match='HTTP 404'):
-        prepare_dataset('Demo', 'demo', dataset_server.url('/missing.zip'), 'data')
+        prepare_dataset('Demo', 'demo', file_server.url('/missing.zip'), 'data')
 
 
 def test_bad_algorithm(archive):

@@ -1,5 +1,4 @@
-"""Tiny validation sets with known predictions, one per evaluator; a link that predicts them;
-a fake communicator of several ranks run as threads.
+"""Tiny validation sets with known predictions, one per evaluator; a link that predicts them.
 
 Each image carries its index in its first pixel, so the stub link finds an image's
 predictions whatever the batching, the order or the worker that predicts it.
@@ -7,7 +6,6 @@ predictions whatever the batching, the order or the worker that predicts it.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy
@@ -138,47 +136,3 @@ def make_case(kind: str, *, seed: int = 0, empty: bool = False, full: bool = Tru
     return Case(evaluator, list(zip(imgs, map(_masks, gt_bboxes), gt_labels, *rest)),
                 ([_masks(bbox) for bbox in bboxes], labels, scores))
 
-
-class _World:
-    """What the ranks of one fake communicator share."""
-
-    def __init__(self, size: int):
-        self.barrier = threading.Barrier(size, timeout=20)
-        self.slots: list = [None] * size
-
-
-class _FakeMpiComm:
-    def __init__(self, world: _World, rank: int):
-        self.world, self.rank = world, rank
-
-    def scatter(self, chunks):
-        if self.rank == 0:
-            self.world.slots[:] = chunks
-        self.world.barrier.wait()
-        chunk = self.world.slots[self.rank]
-        self.world.barrier.wait()
-        return chunk
-
-
-class FakeComm:
-    """One rank of a communicator with ChainerMN's interface (``rank``, ``size``,
-    ``mpi_comm.scatter``, ``gather_obj``); its ranks must run in threads of one process."""
-
-    def __init__(self, world: _World, rank: int, size: int):
-        self.rank, self.size = rank, size
-        self.world = world
-        self.mpi_comm = _FakeMpiComm(world, rank)
-
-    def gather_obj(self, obj):
-        self.world.barrier.wait()
-        self.world.slots[self.rank] = obj
-        self.world.barrier.wait()
-        gathered = list(self.world.slots) if self.rank == 0 else None
-        self.world.barrier.wait()
-        return gathered
-
-
-def fake_comms(size: int) -> list[FakeComm]:
-    """The ``size`` ranks of one fake communicator."""
-    world = _World(size)
-    return [FakeComm(world, rank, size) for rank in range(size)]

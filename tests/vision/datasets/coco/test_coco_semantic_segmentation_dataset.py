@@ -41,11 +41,11 @@ def test_download_and_parse(coco, vision_home, split):
     assert (vision_home / 'datasets' / 'coco' / 'annotations' / f'panoptic_{split}2017').is_dir()
 
 
-def test_downloads_once(coco, dataset_server):
+def test_downloads_once(coco, file_server):
     COCOSemanticSegmentationDataset(split='train')
     COCOSemanticSegmentationDataset(split='val')
     COCOSemanticSegmentationDataset(split='val')
-    assert dataset_server.count('/coco/panoptic_annotations_trainval2017.zip') == 1
+    assert file_server.count('/coco/panoptic_annotations_trainval2017.zip') == 1
 
 
 def test_labels_without_decoding_images(coco, monkeypatch):

@@ -84,11 +84,11 @@ def build_cub(image_bytes, rng) -> tuple[Cub, dict[str, bytes], dict[str, bytes]
 
 
 @pytest.fixture
-def cub(dataset_server, vision_home, make_archive, image_bytes, monkeypatch) -> Cub:
+def cub(file_server, vision_home, make_archive, image_bytes, monkeypatch) -> Cub:
     data, entries, segmentations = build_cub(image_bytes, numpy.random.default_rng(0))
     archive = make_archive('tar.gz', entries)
-    monkeypatch.setattr(cub_utils, 'url', dataset_server.serve(ARCHIVE, archive))
+    monkeypatch.setattr(cub_utils, 'url', file_server.serve(ARCHIVE, archive))
     monkeypatch.setattr(cub_utils, '_MD5', hashlib.md5(archive).hexdigest())
-    monkeypatch.setattr(cub_utils, 'prob_map_url', dataset_server.serve(
+    monkeypatch.setattr(cub_utils, 'prob_map_url', file_server.serve(
         SEGMENTATIONS, make_archive('tar.gz', segmentations)))
     return data

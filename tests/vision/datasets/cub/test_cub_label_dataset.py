@@ -22,7 +22,7 @@ def test_label_names():
 
 @pytest.mark.parametrize('return_bbox', [False, True])
 @pytest.mark.parametrize('return_prob_map', [False, True])
-def test_download_and_parse(cub, dataset_server, return_bbox, return_prob_map):
+def test_download_and_parse(cub, file_server, return_bbox, return_prob_map):
     dataset = CUBLabelDataset(return_bbox=return_bbox, return_prob_map=return_prob_map)
     assert dataset.keys == ('img', 'label') + ('bbox',) * return_bbox \
         + ('prob_map',) * return_prob_map
@@ -41,8 +41,8 @@ def test_download_and_parse(cub, dataset_server, return_bbox, return_prob_map):
             prob_map = example[-1]
             assert prob_map.dtype == numpy.float32
             numpy.testing.assert_allclose(prob_map, cub.prob_maps[i] / 255, rtol=1e-6)
-    assert dataset_server.count(cub.archive) == 1
-    assert dataset_server.count(cub.segmentations) == int(return_prob_map)
+    assert file_server.count(cub.archive) == 1
+    assert file_server.count(cub.segmentations) == int(return_prob_map)
 
 
 def test_annotations_without_decoding_images(cub, monkeypatch):

@@ -26,7 +26,7 @@ _ROWS = {
 
 
 @pytest.fixture
-def online_products(dataset_server, vision_home, make_archive, image_bytes, monkeypatch):
+def online_products(file_server, vision_home, make_archive, image_bytes, monkeypatch):
     rng = numpy.random.default_rng(0)
     entries = {'Stanford_Online_Products/Ebay_info.txt': b'image_id class_id super_class_id '
                                                          b'path\n',
@@ -38,7 +38,7 @@ def online_products(dataset_server, vision_home, make_archive, image_bytes, monk
             img = rng.integers(0, 256, size=(6, 9, 3), dtype=numpy.uint8)
             entries[f'Stanford_Online_Products/{path}'] = image_bytes(img, 'jpeg')
     archive = make_archive('zip', entries)
-    monkeypatch.setattr(online_products_dataset, 'url', dataset_server.serve(_ARCHIVE, archive))
+    monkeypatch.setattr(online_products_dataset, 'url', file_server.serve(_ARCHIVE, archive))
     monkeypatch.setattr(online_products_dataset, '_MD5', hashlib.md5(archive).hexdigest())
 
 
@@ -48,7 +48,7 @@ def test_super_label_names():
 
 
 @pytest.mark.parametrize('split', ['train', 'test'])
-def test_download_and_parse(online_products, dataset_server, split):
+def test_download_and_parse(online_products, file_server, split):
     dataset = OnlineProductsDataset(split=split)
     assert dataset.keys == ('img', 'label', 'super_label')
     assert len(dataset) == len(_ROWS[split])
@@ -58,7 +58,7 @@ def test_download_and_parse(online_products, dataset_server, split):
         assert isinstance(super_label, numpy.int32) and super_label.ndim == 0
         assert (label, super_label) == (row[1] - 1, row[2] - 1)
     OnlineProductsDataset(split='train')
-    assert dataset_server.count(_ARCHIVE) == 1
+    assert file_server.count(_ARCHIVE) == 1
 
 
 def test_labels_without_decoding_images(online_products, monkeypatch):

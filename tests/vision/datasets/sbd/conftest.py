@@ -104,7 +104,7 @@ def _tar(entries: dict[str, bytes]) -> bytes:
 
 
 @pytest.fixture
-def sbd(dataset_server, vision_home, monkeypatch):
+def sbd(file_server, vision_home, monkeypatch):
     """Serves ``benchmark.tgz`` (SBD's train.txt and val.txt, img/, cls/, inst/) and
     ``train_noval.txt``; returns ``{id: (jpeg, class map, instance map, labels, ids)}`` and
     the train_noval ids."""
@@ -131,8 +131,8 @@ def sbd(dataset_server, vision_home, monkeypatch):
     train_noval = [ids[0], ids[2], ids[3]]
     archive = _tar(entries)
     noval = ''.join(f'{i}\n' for i in train_noval).encode()
-    urls = {'benchmark': dataset_server.serve('/sbd/benchmark.tgz', archive),
-            'train_noval': dataset_server.serve('/SBD/train_noval.txt', noval)}
+    urls = {'benchmark': file_server.serve('/sbd/benchmark.tgz', archive),
+            'train_noval': file_server.serve('/SBD/train_noval.txt', noval)}
     for key, data in (('benchmark', archive), ('train_noval', noval)):
         monkeypatch.setitem(sbd_utils.resources, key,
                             (urls[key], ('sha256', hashlib.sha256(data).hexdigest())))

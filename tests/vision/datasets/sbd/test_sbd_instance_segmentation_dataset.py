@@ -47,11 +47,11 @@ def test_download_and_parse(sbd, vision_home, split):
         assert label.tolist() == labels
 
 
-def test_downloads_once(sbd, dataset_server):
+def test_downloads_once(sbd, file_server):
     for split in ('train', 'val', 'trainval', 'train'):
         SBDInstanceSegmentationDataset(split=split)
-    assert dataset_server.count('/sbd/benchmark.tgz') == 1
-    assert dataset_server.count('/SBD/train_noval.txt') == 1
+    assert file_server.count('/sbd/benchmark.tgz') == 1
+    assert file_server.count('/SBD/train_noval.txt') == 1
 
 
 def test_annotations_without_decoding_images(sbd, monkeypatch):

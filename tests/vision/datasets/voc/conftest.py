@@ -168,14 +168,14 @@ def build(seed: int, year: str, test: bool) -> VOCArchive:
 
 
 @pytest.fixture
-def voc(dataset_server, vision_home, monkeypatch) -> dict[str, VOCArchive]:
+def voc(file_server, vision_home, monkeypatch) -> dict[str, VOCArchive]:
     """Serves the three VOC tars and points voc_utils at them (with their sha256); returns
     the archives by key of ``voc_utils.resources``."""
     archives = {'2007': build(0, '2007', False), '2007_test': build(1, '2007', True),
                 '2012': build(2, '2012', False)}
     for key, archive in archives.items():
         name = voc_utils.resources[key][0].rsplit('/', 1)[1]
-        url = dataset_server.serve(f'/pascal/VOC/{name}', archive.data)
+        url = file_server.serve(f'/pascal/VOC/{name}', archive.data)
         checksum = ('sha256', hashlib.sha256(archive.data).hexdigest())
         monkeypatch.setitem(voc_utils.resources, key, (url, checksum))
     return archives

@@ -53,13 +53,13 @@ def test_download_and_parse(voc, vision_home, split, year, use_difficult, return
                 assert not difficult.any()
 
 
-def test_downloads_each_archive_once(voc, dataset_server):
+def test_downloads_each_archive_once(voc, file_server):
     for split in ('train', 'val', 'trainval', 'test'):
         VOCBboxDataset(split=split, year='2007')
     VOCBboxDataset(split='val', year='2007')
-    assert dataset_server.count('/pascal/VOC/VOCtrainval_06-Nov-2007.tar') == 1
-    assert dataset_server.count('/pascal/VOC/VOCtest_06-Nov-2007.tar') == 1
-    assert dataset_server.count('/pascal/VOC/VOCtrainval_11-May-2012.tar') == 0
+    assert file_server.count('/pascal/VOC/VOCtrainval_06-Nov-2007.tar') == 1
+    assert file_server.count('/pascal/VOC/VOCtest_06-Nov-2007.tar') == 1
+    assert file_server.count('/pascal/VOC/VOCtrainval_11-May-2012.tar') == 0
 
 
 def test_annotations_without_decoding_images(voc, monkeypatch):
@@ -89,11 +89,11 @@ def test_wrong_checksum_leaves_nothing(voc, vision_home, monkeypatch):
     assert not (vision_home / 'datasets' / 'voc' / 'VOCdevkit').exists()
 
 
-def test_corrupt_archive_leaves_nothing_and_recovers(voc, dataset_server, vision_home,
+def test_corrupt_archive_leaves_nothing_and_recovers(voc, file_server, vision_home,
                                                      monkeypatch):
     good_url, good_checksum = voc_utils.resources['2007']
     truncated = voc['2007'].data[:len(voc['2007'].data) // 2 + 100]
-    url = dataset_server.serve('/broken/VOCtrainval_06-Nov-2007.tar', truncated)
+    url = file_server.serve('/broken/VOCtrainval_06-Nov-2007.tar', truncated)
     monkeypatch.setitem(voc_utils.resources, '2007',
                         (url, ('sha256', hashlib.sha256(truncated).hexdigest())))
     with pytest.raises(ValueError, match='VOCBboxDataset: the archive .* is corrupt or '

@@ -82,11 +82,11 @@ def test_evaluate_reports_with_the_target_as_observer(cases, kind):
 
 @pytest.mark.parametrize('size', [2, 3])
 @pytest.mark.parametrize('kind', KINDS)
-def test_workers_split_the_batches(cases, kind, size):
+def test_workers_split_the_batches(cases, fake_comms, kind, size):
     case = cases.make_case(kind)
     expected = case.evaluator(_iterator(case.samples), case.link(),
                               label_names=cases.LABEL_NAMES)()
-    comms = cases.fake_comms(size)
+    comms = fake_comms(size)
     links = [case.link() for _ in comms]
     results = [None] * size
 
@@ -178,9 +178,9 @@ def test_label_names_may_be_a_generator(cases):
 
 
 @pytest.mark.parametrize('kind', KINDS)
-def test_no_iterator_only_on_other_ranks(cases, kind):
+def test_no_iterator_only_on_other_ranks(cases, fake_comms, kind):
     case = cases.make_case(kind)
     with pytest.raises(ValueError, match='iterator may be None only on a worker other than'):
         case.evaluator(None, case.link())
     with pytest.raises(ValueError, match='iterator may be None only'):
-        case.evaluator(None, case.link(), comm=cases.fake_comms(2)[0])
+        case.evaluator(None, case.link(), comm=fake_comms(2)[0])

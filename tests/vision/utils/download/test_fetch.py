@@ -29,112 +29,112 @@ def fetch(url, path, sha256=None, **kwargs):
     return download_file(url, path, sha256, **kwargs)
 
 
-def test_download(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
+def test_download(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
     target = tmp_path / 'out' / 'a.bin'
-    path = fetch(server.url('/a.bin'), target, sha(payload))
+    path = fetch(file_server.url('/a.bin'), target, sha(payload))
     assert path == str(target)
     assert target.read_bytes() == payload
     assert sorted(os.listdir(target.parent)) == ['a.bin', 'a.bin.lock']
-    assert server.ranges('/a.bin') == [None]
+    assert file_server.ranges('/a.bin') == [None]
 
 
-def test_existing_file_is_not_downloaded_again(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin')
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', sha(payload).upper())
-    assert server.count('/a.bin') == 1
+def test_existing_file_is_not_downloaded_again(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin')
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', sha(payload).upper())
+    assert file_server.count('/a.bin') == 1
 
 
-def test_dropped_connection_is_resumed_with_range(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['drop', 'ok']
+def test_dropped_connection_is_resumed_with_range(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['drop', 'ok']
     target = tmp_path / 'a.bin'
-    fetch(server.url('/a.bin'), target, sha(payload))
+    fetch(file_server.url('/a.bin'), target, sha(payload))
     assert target.read_bytes() == payload
-    first, second = server.ranges('/a.bin')
+    first, second = file_server.ranges('/a.bin')
     assert first is None
     assert 0 < resumed_at(second) <= len(payload) // 2
 
 
-def test_partial_file_of_an_earlier_call_is_resumed(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
+def test_partial_file_of_an_earlier_call_is_resumed(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
     target = tmp_path / 'a.bin'
     (tmp_path / 'a.bin.part').write_bytes(payload[:1000])
-    fetch(server.url('/a.bin'), target, sha(payload))
+    fetch(file_server.url('/a.bin'), target, sha(payload))
     assert target.read_bytes() == payload
-    assert server.ranges('/a.bin') == ['bytes=1000-']
+    assert file_server.ranges('/a.bin') == ['bytes=1000-']
     assert not (tmp_path / 'a.bin.part').exists()
 
 
-def test_server_ignoring_range_gets_a_full_download(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['ignore-range']
+def test_server_ignoring_range_gets_a_full_download(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['ignore-range']
     target = tmp_path / 'a.bin'
     (tmp_path / 'a.bin.part').write_bytes(b'x' * 1000)
-    fetch(server.url('/a.bin'), target)
+    fetch(file_server.url('/a.bin'), target)
     assert target.read_bytes() == payload
-    assert server.count('/a.bin') == 1
+    assert file_server.count('/a.bin') == 1
 
 
-def test_complete_partial_file_answered_with_416(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
+def test_complete_partial_file_answered_with_416(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
     (tmp_path / 'a.bin.part').write_bytes(payload)
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
     assert (tmp_path / 'a.bin').read_bytes() == payload
-    assert server.ranges('/a.bin') == [f'bytes={len(payload)}-']
+    assert file_server.ranges('/a.bin') == [f'bytes={len(payload)}-']
 
 
-def test_oversized_partial_file_starts_over(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
+def test_oversized_partial_file_starts_over(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
     (tmp_path / 'a.bin.part').write_bytes(payload + b'junk')
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin')
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin')
     assert (tmp_path / 'a.bin').read_bytes() == payload
-    assert server.ranges('/a.bin') == [f'bytes={len(payload) + 4}-', None]
+    assert file_server.ranges('/a.bin') == [f'bytes={len(payload) + 4}-', None]
 
 
-def test_stale_partial_file_with_wrong_hash_is_downloaded_again(server, home, payload,
+def test_stale_partial_file_with_wrong_hash_is_downloaded_again(file_server, vision_home, payload,
                                                                  tmp_path):
-    server.files['/a.bin'] = payload
+    file_server.files['/a.bin'] = payload
     (tmp_path / 'a.bin.part').write_bytes(b'x' * 1000)  # from another version of the file
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
     assert (tmp_path / 'a.bin').read_bytes() == payload
-    assert server.ranges('/a.bin') == ['bytes=1000-', None]
+    assert file_server.ranges('/a.bin') == ['bytes=1000-', None]
 
 
-def test_server_errors_are_retried_with_exponential_backoff(server, home, payload, tmp_path,
-                                                            monkeypatch):
+def test_server_errors_are_retried_with_exponential_backoff(file_server, vision_home, payload,
+                                                            tmp_path, monkeypatch):
     delays = []
     monkeypatch.setattr(fetch_module.time, 'sleep', delays.append)
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['500', '503', '500', 'ok']
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', backoff=0.5)
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['500', '503', '500', 'ok']
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', backoff=0.5)
     assert (tmp_path / 'a.bin').read_bytes() == payload
     assert delays == [0.5, 1.0, 2.0]
-    assert server.count('/a.bin') == 4
+    assert file_server.count('/a.bin') == 4
 
 
-def test_server_errors_give_up_after_retries(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['500'] * 10
-    url = server.url('/a.bin')
+def test_server_errors_give_up_after_retries(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['500'] * 10
+    url = file_server.url('/a.bin')
     with pytest.raises(DownloadError, match='HTTP 500') as info:
         fetch(url, tmp_path / 'a.bin', retries=2)
-    assert server.count('/a.bin') == 3
+    assert file_server.count('/a.bin') == 3
     assert '3 attempts' in str(info.value)
     assert info.value.url == url
     assert not (tmp_path / 'a.bin').exists()
 
 
-def test_progress_resets_the_retry_count(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['drop', 'drop', 'drop', 'ok']
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', retries=1)
+def test_progress_resets_the_retry_count(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['drop', 'drop', 'drop', 'ok']
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', retries=1)
     assert (tmp_path / 'a.bin').read_bytes() == payload
 
 
-def test_not_found_fails_at_once_and_says_where_to_put_the_file(server, home, tmp_path):
-    url = server.url('/missing.bin')
+def test_not_found_fails_at_once_and_says_where_to_put_the_file(file_server, vision_home, tmp_path):
+    url = file_server.url('/missing.bin')
     target = tmp_path / 'missing.bin'
     digest = 'ab' * 32
     with pytest.raises(DownloadError) as info:
@@ -144,11 +144,11 @@ def test_not_found_fails_at_once_and_says_where_to_put_the_file(server, home, tm
     assert f'place it at {target} (its sha256 must be {digest})' in message
     assert info.value.path == str(target)
     assert isinstance(info.value, OSError)
-    assert server.count('/missing.bin') == 1
+    assert file_server.count('/missing.bin') == 1
     assert not os.path.exists(str(target) + '.part')
 
 
-def test_unreachable_host(home, tmp_path):
+def test_unreachable_host(vision_home, tmp_path):
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
         port = s.getsockname()[1]
@@ -159,31 +159,31 @@ def test_unreachable_host(home, tmp_path):
     assert str(tmp_path / 'a.bin') in str(info.value)
 
 
-def test_broken_transfers_keep_the_partial_file_for_the_next_call(server, home, payload,
+def test_broken_transfers_keep_the_partial_file_for_the_next_call(file_server, vision_home, payload,
                                                                   tmp_path):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['drop', '404']
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['drop', '404']
     with pytest.raises(DownloadError, match='bytes received are kept in'):
-        fetch(server.url('/a.bin'), tmp_path / 'a.bin')
+        fetch(file_server.url('/a.bin'), tmp_path / 'a.bin')
     kept = (tmp_path / 'a.bin.part').stat().st_size
     assert 0 < kept <= len(payload) // 2
-    fetch(server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', sha(payload))
     assert (tmp_path / 'a.bin').read_bytes() == payload
-    assert server.ranges('/a.bin')[-1] == f'bytes={kept}-'
+    assert file_server.ranges('/a.bin')[-1] == f'bytes={kept}-'
 
 
-def test_wrong_hash_leaves_nothing(server, home, payload, tmp_path):
-    server.files['/a.bin'] = payload
+def test_wrong_hash_leaves_nothing(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
     wrong = '0' * 64
     with pytest.raises(HashMismatchError) as info:
-        fetch(server.url('/a.bin'), tmp_path / 'a.bin', wrong)
+        fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', wrong)
     message = str(info.value)
     assert f'have sha256 {sha(payload)}, but {wrong} was expected' in message
     assert info.value.expected == wrong and info.value.actual == sha(payload)
     assert sorted(os.listdir(tmp_path)) == ['a.bin.lock']
 
 
-def test_existing_file_with_wrong_hash_is_reported_and_kept(home, tmp_path):
+def test_existing_file_with_wrong_hash_is_reported_and_kept(vision_home, tmp_path):
     target = tmp_path / 'a.bin'
     target.write_bytes(b'placed by hand')
     with pytest.raises(HashMismatchError, match='delete it to download it again'):
@@ -191,7 +191,7 @@ def test_existing_file_with_wrong_hash_is_reported_and_kept(home, tmp_path):
     assert target.read_bytes() == b'placed by hand'
 
 
-def test_offline_mode(home, tmp_path, monkeypatch):
+def test_offline_mode(vision_home, tmp_path, monkeypatch):
     monkeypatch.setenv('VISION_OFFLINE', '1')
     target = tmp_path / 'a.bin'
     with pytest.raises(DownloadError, match='VISION_OFFLINE') as info:
@@ -200,14 +200,15 @@ def test_offline_mode(home, tmp_path, monkeypatch):
     assert fetch('http://127.0.0.1:9/a.bin', target) == str(target)
 
 
-def test_proxy_from_the_environment_is_used(server, home, payload, tmp_path, monkeypatch):
-    server.files['/a.bin'] = payload
+def test_proxy_from_the_environment_is_used(file_server, vision_home, payload, tmp_path,
+                                            monkeypatch):
+    file_server.files['/a.bin'] = payload
     for name in ('NO_PROXY', 'no_proxy'):
         monkeypatch.delenv(name)
-    monkeypatch.setenv('HTTP_PROXY', server.url(''))
+    monkeypatch.setenv('HTTP_PROXY', file_server.url(''))
     fetch('http://files.example.invalid/a.bin', tmp_path / 'a.bin')
     assert (tmp_path / 'a.bin').read_bytes() == payload
-    assert server.requests[0][2] == 'files.example.invalid'
+    assert file_server.requests[0].host == 'files.example.invalid'
 
 
 @pytest.mark.parametrize(('kwargs', 'match'), [
@@ -231,15 +232,15 @@ def test_errors_survive_pickling():
     assert str(pickle.loads(pickle.dumps(error))) == str(error)
 
 
-def test_progress_lines_when_not_a_terminal(server, home, payload, tmp_path, capsys):
-    server.files['/a.bin'] = payload
-    server.plans['/a.bin'] = ['drop', 'ok']
-    download_file(server.url('/a.bin'), tmp_path / 'a.bin', backoff=0.0)
+def test_progress_lines_when_not_a_terminal(file_server, vision_home, payload, tmp_path, capsys):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['drop', 'ok']
+    download_file(file_server.url('/a.bin'), tmp_path / 'a.bin', backoff=0.0)
     out, err = capsys.readouterr()
     assert out == ''
     assert '\r' not in err
     lines = err.splitlines()
-    assert lines[0] == f'Downloading {server.url("/a.bin")}'
+    assert lines[0] == f'Downloading {file_server.url("/a.bin")}'
     assert lines[1] == f'  to {tmp_path / "a.bin"}'
     assert 'the connection broke after' in lines[2] and 'retry 1 of 4' in lines[2]
     assert re.fullmatch(r'  resuming at \d+\.\d KiB of 293\.0 KiB', lines[3])
@@ -247,9 +248,9 @@ def test_progress_lines_when_not_a_terminal(server, home, payload, tmp_path, cap
     assert len(lines) == 5
 
 
-def test_progress_bar(server, home, payload, tmp_path, capsys):
-    server.files['/a.bin'] = payload
-    download_file(server.url('/a.bin'), tmp_path / 'a.bin', progress=True)
+def test_progress_bar(file_server, vision_home, payload, tmp_path, capsys):
+    file_server.files['/a.bin'] = payload
+    download_file(file_server.url('/a.bin'), tmp_path / 'a.bin', progress=True)
     err = capsys.readouterr().err
     bar = err.split('\r')[-1]
     assert bar.startswith('  100% 293.0 KiB / 293.0 KiB  ')
@@ -257,7 +258,7 @@ def test_progress_bar(server, home, payload, tmp_path, capsys):
     assert err.endswith('/s)\n')
 
 
-def test_no_progress(server, home, payload, tmp_path, capsys):
-    server.files['/a.bin'] = payload
-    download_file(server.url('/a.bin'), tmp_path / 'a.bin', progress=False)
+def test_no_progress(file_server, vision_home, payload, tmp_path, capsys):
+    file_server.files['/a.bin'] = payload
+    download_file(file_server.url('/a.bin'), tmp_path / 'a.bin', progress=False)
     assert capsys.readouterr() == ('', '')

@@ -67,10 +67,10 @@ def test_lock_of_a_killed_process_is_released(tmp_path):
         holder.stdout.close()
 
 
-def test_racing_threads_download_once(server, home, payload):
-    server.files['/a.tar'] = payload
-    server.plans['/a.tar'] = ['slow']
-    url = server.url('/a.tar')
+def test_racing_threads_download_once(file_server, vision_home, payload):
+    file_server.files['/a.tar'] = payload
+    file_server.plans['/a.tar'] = ['slow']
+    url = file_server.url('/a.tar')
     paths = []
     threads = [threading.Thread(target=lambda: paths.append(cached_download(url,
                                                                             progress=False)))
@@ -79,16 +79,16 @@ def test_racing_threads_download_once(server, home, payload):
         t.start()
     for t in threads:
         t.join()
-    assert server.count('/a.tar') == 1
+    assert file_server.count('/a.tar') == 1
     assert len(paths) == 4 and len(set(paths)) == 1
     assert open(paths[0], 'rb').read() == payload
 
 
 @pytest.mark.slow
-def test_racing_processes_download_once(server, home, payload):
-    server.files['/a.tar'] = payload
-    server.plans['/a.tar'] = ['slow']
-    url = server.url('/a.tar')
+def test_racing_processes_download_once(file_server, vision_home, payload):
+    file_server.files['/a.tar'] = payload
+    file_server.plans['/a.tar'] = ['slow']
+    url = file_server.url('/a.tar')
     context = multiprocessing.get_context('spawn')
     workers = [context.Process(target=cached_download, args=(url,), kwargs={'progress': False})
                for _ in range(2)]
@@ -97,5 +97,5 @@ def test_racing_processes_download_once(server, home, payload):
     for w in workers:
         w.join(30)
     assert [w.exitcode for w in workers] == [0, 0]
-    assert server.count('/a.tar') == 1
+    assert file_server.count('/a.tar') == 1
     assert open(cached_download(url), 'rb').read() == payload

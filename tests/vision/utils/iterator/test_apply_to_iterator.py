@@ -180,49 +180,12 @@ def test_bad_n_input(n_input):
         apply_to_iterator(lambda x: x, [[1]], n_input=n_input)
 
 
-class _World:
-    """State shared by the fake ranks of one communicator, run as threads."""
-
-    def __init__(self, size):
-        self.barrier = threading.Barrier(size, timeout=10)
-        self.slots = [None] * size
-
-
-class _FakeMpiComm:
-    def __init__(self, world, rank):
-        self.world, self.rank = world, rank
-
-    def scatter(self, chunks):
-        if self.rank == 0:
-            self.world.slots[:] = chunks
-        self.world.barrier.wait()
-        value = self.world.slots[self.rank]
-        self.world.barrier.wait()
-        return value
-
-
-class _FakeComm:
-    """ChainerMN's communicator interface (rank, size, mpi_comm.scatter, gather_obj)."""
-
-    def __init__(self, world, rank, size):
-        self.world, self.rank, self.size = world, rank, size
-        self.mpi_comm = _FakeMpiComm(world, rank)
-
-    def gather_obj(self, obj):
-        self.world.barrier.wait()
-        self.world.slots[self.rank] = obj
-        self.world.barrier.wait()
-        gathered = list(self.world.slots) if self.rank == 0 else None
-        self.world.barrier.wait()
-        return gathered
-
-
 @pytest.mark.parametrize('size, batchsize', [(2, 4), (2, 3), (3, 2)])
-def test_with_communicator(size, batchsize):
+def test_with_communicator(fake_comms, size, batchsize):
     rng = numpy.random.default_rng(0)
     imgs = _images(rng, 7)
     samples = [(img, i) for i, img in enumerate(imgs)]
-    world = _World(size)
+    comms = fake_comms(size)
     chunk_sizes = [[] for _ in range(size)]
     results = [None] * size
     hook_calls = []
@@ -234,7 +197,7 @@ def test_with_communicator(size, batchsize):
         return func
 
     def worker(rank):
-        results[rank] = apply_to_iterator(func_of(rank), None, comm=_FakeComm(world, rank, size))
+        results[rank] = apply_to_iterator(func_of(rank), None, comm=comms[rank])
 
     threads = [threading.Thread(target=worker, args=(rank,)) for rank in range(1, size)]
     for thread in threads:
@@ -242,7 +205,7 @@ def test_with_communicator(size, batchsize):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         in_values, out_values, rest_values = apply_to_iterator(
-            func_of(0), _batches(samples, batchsize), comm=_FakeComm(world, 0, size),
+            func_of(0), _batches(samples, batchsize), comm=comms[0],
             hook=lambda i, o, r: hook_calls.append(len(i[0])))
         sums, ranks = (list(v) for v in out_values)
     for thread in threads:

@@ -1,10 +1,14 @@
+"""DetectionCOCOEvaluator and InstanceSegmentationCOCOEvaluator: the same report, of
+``eval_detection_coco`` and ``eval_instance_segmentation_coco``."""
+
 import numpy
 import pytest
 
 from framework.iterators import SerialIterator
-from vision.evaluations import eval_instance_segmentation_coco
-from vision.extensions import InstanceSegmentationCOCOEvaluator
+from vision.evaluations import eval_detection_coco, eval_instance_segmentation_coco
 
+EVALUATIONS = {'detection_coco': eval_detection_coco,
+               'instance_segmentation_coco': eval_instance_segmentation_coco}
 _ALL = ['ap/iou=0.50:0.95/area=all/max_dets=100', 'ap/iou=0.50/area=all/max_dets=100',
         'ap/iou=0.75/area=all/max_dets=100', 'ar/iou=0.50:0.95/area=all/max_dets=1',
         'ar/iou=0.50:0.95/area=all/max_dets=10', 'ar/iou=0.50:0.95/area=all/max_dets=100']
@@ -14,15 +18,16 @@ _AREAS = [f'{kind}/iou=0.50:0.95/area={area}/max_dets=100'
 
 def _run(case, **kwargs):
     iterator = SerialIterator(case.samples, 2, repeat=False, shuffle=False)
-    return InstanceSegmentationCOCOEvaluator(iterator, case.link(), **kwargs)()
+    return case.evaluator(iterator, case.link(), **kwargs)()
 
 
 @pytest.mark.parametrize('with_areas', [True, False])
-def test_reports_the_precisions_and_recalls(cases, with_areas):
-    case = cases.make_case('instance_segmentation_coco', full=with_areas)
+@pytest.mark.parametrize('kind', EVALUATIONS)
+def test_reports_the_precisions_and_recalls(cases, kind, with_areas):
+    case = cases.make_case(kind, full=with_areas)
     values = _run(case, label_names=cases.LABEL_NAMES)
 
-    expected = eval_instance_segmentation_coco(*case.predictions, *case.ground_truth)
+    expected = EVALUATIONS[kind](*case.predictions, *case.ground_truth)
     keys = _ALL + _AREAS if with_areas else _ALL
     assert 0 < expected['map/iou=0.50:0.95/area=all/max_dets=100'] < 1
     assert sorted(values) == sorted(
@@ -35,6 +40,9 @@ def test_reports_the_precisions_and_recalls(cases, with_areas):
         assert numpy.isnan(values[f'main/{key}/absent'])
 
 
-def test_only_the_means_without_label_names(cases):
-    values = _run(cases.make_case('instance_segmentation_coco', full=False))
-    assert sorted(values) == sorted(f'main/m{key}' for key in _ALL)
+@pytest.mark.parametrize('with_areas', [True, False])
+@pytest.mark.parametrize('kind', EVALUATIONS)
+def test_only_the_means_without_label_names(cases, kind, with_areas):
+    values = _run(cases.make_case(kind, full=with_areas))
+    keys = _ALL + _AREAS if with_areas else _ALL
+    assert sorted(values) == sorted(f'main/m{key}' for key in keys)
