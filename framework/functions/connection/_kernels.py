@@ -113,15 +113,27 @@ def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w
     """The gradient ``(O, C // groups, *ksize)`` of a convolution's weight, of ``w_dtype``,
     from its input ``x (N, C, *spatial)`` and output gradient ``gy (N, O, *out)``: per group
     one product of ``gy`` with the transposed columns of ``x``, the batch and the output
-    positions together forming the inner dimension (however few positions each image has)."""
+    positions together forming the inner dimension (however few positions each image has).
+
+    A pointwise convolution of a contiguous input with at least ``O // groups`` positions per
+    image takes the input as it is instead: one product per image, the partial gradients
+    (no larger than the input) summed, which spares the copy of the input into columns."""
     xp = backend.get_array_module(x)
     n, o = gy.shape[:2]
     dtype = _gemm_dtype(x.dtype, gy.dtype)
+    gy = gy.astype(dtype, copy=False)
+    w_shape = (o, x.shape[1] // groups) + tuple(ksize)
+    p = math.prod(gy.shape[2:])
+    if (n > 1 and p >= o // groups and _is_matrix(x, stride, dtype)
+            and _is_pointwise(x.shape[2:], ksize, stride, pad, gy.shape[2:])):
+        g = gy.reshape(n, groups, o // groups, p)
+        gw = xp.matmul(g, x.reshape(n, groups, -1, p).swapaxes(2, 3)).sum(axis=0)
+        return gw.astype(w_dtype, copy=False).reshape(w_shape)
     col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
     groups, k = col.shape[:2]
-    g = xp.moveaxis(gy.astype(dtype, copy=False).reshape(n, groups, o // groups, -1), 0, 2)
+    g = xp.moveaxis(gy.reshape(n, groups, o // groups, -1), 0, 2)
     gw = xp.matmul(g.reshape(groups, o // groups, -1), col.reshape(groups, k, -1).swapaxes(1, 2))
-    return gw.astype(w_dtype, copy=False).reshape((o, x.shape[1] // groups) + tuple(ksize))
+    return gw.astype(w_dtype, copy=False).reshape(w_shape)
 
 
 def _flipped_transpose(W, groups):
