@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 
+from framework import backend
 from framework.function_node import FunctionNode
 from framework.functions._dtypes import compute_dtype
 from framework.functions._inputs import float_input
@@ -22,6 +23,7 @@ from framework.functions.normalization._standardize import (
     StandardizeGrad,
     Statistics,
     standardize_grad_x,
+    sum_of_products,
 )
 from framework.utils import type_check
 from framework.variable import Variable
@@ -70,18 +72,22 @@ class NormalizationGrad(FunctionNode):
         param_axes = tuple(i for i, s in enumerate(gamma.shape) if s == 1)
         gy_c = gy.astype(cdtype, copy=False)
         gamma_c = gamma.astype(cdtype, copy=False)
-        x_hat = stats.x_hat(x)
         gbeta = gy_c.sum(axis=param_axes, keepdims=True)
-        ggamma = (gy_c * x_hat).sum(axis=param_axes, keepdims=True)
         if _same_axes(x.shape, stats.axes, param_axes):
-            # Batch normalization: the sums above are the means P_x needs, times count.
-            gx = x_hat
-            gx *= ggamma
-            gx += gbeta
-            gx *= -1.0 / max(stats.count, 1)
-            gx += gy_c
+            # Batch normalization: the sums are the means P_x needs, times count, so that
+            # gx = gamma * inv_std * (gy - (x_hat * ggamma + gbeta) / count), computed from
+            # x - mean in place, and ggamma without the product array.
+            gx = x.astype(cdtype, copy=False) - stats.mean
+            ggamma = stats.inv_std * sum_of_products(gy_c, gx, param_axes)
+            count = max(stats.count, 1)
+            gx *= stats.inv_std * ggamma / count
+            gx += gbeta / count
+            xp = backend.get_array_module(gx)
+            xp.subtract(gy_c, gx, out=gx)
             gx *= gamma_c * stats.inv_std
         else:
+            x_hat = stats.x_hat(x)
+            ggamma = sum_of_products(gy_c, x_hat, param_axes)
             gx = stats.p(gy_c * gamma_c, x_hat)
         return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
                 gbeta.astype(gamma.dtype, copy=False))

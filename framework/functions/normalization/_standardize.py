@@ -50,7 +50,7 @@ class Statistics:
         xc = x.astype(compute_dtype(x.dtype), copy=False)
         self.mean = xc.mean(axis=axes, keepdims=True)
         self.centered = xc - self.mean
-        self.var = xp.square(self.centered).mean(axis=axes, keepdims=True)
+        self.var = sum_of_products(self.centered, self.centered, axes) / max(self.count, 1)
         self.inv_std = 1 / xp.sqrt(self.var + eps)
 
     def release_centered(self):
@@ -73,6 +73,19 @@ class Statistics:
         ret -= x_hat * mean_gx
         ret *= self.inv_std
         return ret
+
+
+def sum_of_products(a, b, axes: tuple[int, ...]):
+    """``(a * b).sum(axis=axes, keepdims=True)`` without the product array: for arrays
+    ``(N, C, *spatial)`` summed over every axis but the second (batch normalization's case),
+    one dot product per image and channel; otherwise through the product."""
+    xp = backend.get_array_module(a)
+    n, c = a.shape[:2]
+    if (a.ndim > 2 and axes == (0,) + tuple(range(2, a.ndim)) and a.dtype == b.dtype
+            and a.flags.c_contiguous and b.flags.c_contiguous):
+        dots = xp.matmul(a.reshape(n, c, 1, -1), b.reshape(n, c, -1, 1))
+        return dots.sum(axis=0).reshape((1, c) + (1,) * (a.ndim - 2))
+    return (a * b).sum(axis=axes, keepdims=True)
 
 
 def mean_over(x: Variable, axes: tuple[int, ...]) -> Variable:
