@@ -19,7 +19,22 @@ class ReLU(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] * (y.array > 0).astype(y.dtype),
+        return ReLUGrad(y.array > 0).apply(grad_outputs)
+
+
+class ReLUGrad(FunctionNode):
+    """``gy -> gy * mask``: the gradient of :class:`ReLU` for the mask ``y > 0`` (a boolean
+    array), one pass over ``gy``; linear, so its gradient is itself."""
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def forward(self, inputs):
+        gy, = inputs
+        return gy * self.mask,
+
+    def backward(self, indexes, grad_outputs):
+        return ReLUGrad(self.mask).apply(grad_outputs)
 
 
 def relu(x) -> Variable:
