@@ -77,7 +77,7 @@ def build_trainer(out: str, *, log_postprocess=None, progress_out=None, print_ou
     """
     framework.random.seed(0)
     model = L.Classifier(SmallCNN())
-    optimizer = optimizers.MomentumSGD(lr=0.05, momentum=0.9).setup(model)
+    optimizer = optimizers.Adam(alpha=0.01).setup(model)
     train = make_images(48, seed=1)
     validation = make_images(24, seed=2)
     train_iter = make_iterator(train, 8, seed=3)
@@ -92,8 +92,15 @@ def build_trainer(out: str, *, log_postprocess=None, progress_out=None, print_ou
     trainer.extend(extensions.MicroAverage('main/accuracy', 'one', 'main/micro_accuracy'))
     trainer.extend(extensions.observe_value('one', lambda trainer: 1.0),
                    trigger=(1, 'iteration'))
-    trainer.extend(extensions.ExponentialShift('lr', 0.9), trigger=(1, 'epoch'))
-    trainer.extend(extensions.LinearShift('momentum', (0.9, 0.8), (0, 12)))
+    trainer.extend(extensions.observe_value('alpha', lambda trainer: optimizer.alpha),
+                   trigger=(1, 'iteration'))
+    # Every shift, each on an attribute of its own.
+    trainer.extend(extensions.ExponentialShift('alpha', 0.9), trigger=(1, 'epoch'))
+    trainer.extend(extensions.LinearShift('beta1', (0.9, 0.8), (0, 12)))
+    trainer.extend(extensions.WarmupShift('eta', 0.1, 6, 1.0))
+    trainer.extend(extensions.PolynomialShift('weight_decay_rate', 1.0, 24, init=1e-4))
+    trainer.extend(extensions.MultistepShift('eps', 10.0, [6, 12], 1e-8))
+    trainer.extend(extensions.StepShift('beta2', 0.9995, 6, init=0.999))
     trainer.extend(extensions.FailOnNonNumber())
     trainer.extend(extensions.dump_graph('main/loss'))
     trainer.extend(extensions.LogReport(trigger=(1, 'epoch'), postprocess=log_postprocess))

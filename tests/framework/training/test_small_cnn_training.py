@@ -59,11 +59,15 @@ def test_log(trained, small_cnn):
         (e, e * small_cnn.ITERATIONS_PER_EPOCH) for e in range(1, small_cnn.N_EPOCH + 1)]
     for entry in log:
         assert {'main/loss', 'main/accuracy', 'validation/main/loss',
-                'validation/main/accuracy', 'lr', 'main/micro_accuracy', 'elapsed_time',
+                'validation/main/accuracy', 'lr', 'alpha', 'main/micro_accuracy', 'elapsed_time',
                 'predictor/conv1/W/data/mean', 'predictor/fc/b/grad/mean'} <= set(entry)
         # accuracy is a mean over equal batches: the micro average is the same
         assert entry['main/micro_accuracy'] == pytest.approx(entry['main/accuracy'])
-    assert [e['lr'] for e in log] == pytest.approx([0.05 * 0.9 ** k for k in range(4)])
+    assert [e['alpha'] for e in log] == pytest.approx([0.01 * 0.9 ** k for k in range(4)])
+    optimizer = trainer.updater.get_optimizer('main')
+    assert (optimizer.beta1, optimizer.eta, optimizer.eps) == pytest.approx((0.8, 1.0, 1e-6))
+    assert optimizer.weight_decay_rate == pytest.approx(0, abs=1e-12)
+    assert optimizer.beta2 == pytest.approx(0.999 * 0.9995 ** 4)
     assert log == trainer.get_extension('LogReport').log
     assert len(_log(out, 'log_iter')) == 12
     with open(os.path.join(out, 'log')) as f:
