@@ -1,23 +1,25 @@
-"""ResNet-50 of the zoo beside PyTorch's: inference at batch 1 and 8, and one training step.
+"""ResNet-50 of the zoo beside PyTorch's and Chainer's: inference at batch 1 and 8, and one
+training step.
 
 Ours is :class:`vision.models.ResNet50` (arch ``'fb'``, random weights) run with ``train``
 off and without backpropagation; the training step is a forward in training mode (batch
 statistics), softmax cross entropy, backward and a :class:`~framework.optimizers.MomentumSGD`
 update. PyTorch's is torchvision's ResNet-50 when torchvision is installed, else the same
 network built from ``torch.nn`` here (ResNet v1.5: stride on the 3x3 convolutions), with
-``torch.optim.SGD(momentum=0.9)``. Inputs are 224x224.
+``torch.optim.SGD(momentum=0.9)``. Chainer's is ``chainer.links.ResNet50Layers`` (random
+weights; the stride on the 1x1 convolutions) with ``chainer.optimizers.MomentumSGD``. Inputs
+are 224x224.
 
 ::
 
     python bench/classification.py [--batch 1 8] [--train-batch 8] [--repeat 3]
-    python bench/classification.py --torch-python /path/to/venv/bin/python
+    python bench/classification.py --torch-python /venv/bin/python --chainer-python /cv/bin/python
 
-PyTorch's half runs in a child process, before ours (in one process, the OpenMP threads that
-torch leaves spinning slow NumPy's BLAS threads down tenfold): this interpreter when it can
-import torch, else ``--torch-python`` (which needs only torch); without either, ours is timed
-alone. Times are the best
-of ``--repeat`` runs after a warm-up; the ratio is PyTorch's time / ours (above 1: we are
-faster).
+Each peer runs in a child process, before ours (in one process, the OpenMP threads that torch
+leaves spinning slow NumPy's BLAS threads down tenfold): this interpreter when it can import
+the peer, else the one given (which needs only the peer); a peer found nowhere is left out.
+Times are the best of ``--repeat`` runs after a warm-up; a ratio is the peer's time / ours
+(above 1: we are faster).
 """
 
 from __future__ import annotations
@@ -136,36 +138,74 @@ def bench_torch(batches: list[int], train_batch: int, repeat: int) -> dict[str, 
     return times
 
 
+def bench_chainer(batches: list[int], train_batch: int, repeat: int) -> dict[str, float]:
+    import chainer
+    import chainer.functions as CF
+
+    model = chainer.links.ResNet50Layers(pretrained_model=None)
+    times = {}
+    for batch in batches:
+        x = _data(batch)[0]
+
+        def infer(x=x):
+            with chainer.using_config('train', False), chainer.no_backprop_mode():
+                model(x, layers=['prob'])
+        times[f'inference, batch {batch}'] = _best_of(infer, repeat)
+    optimizer = chainer.optimizers.MomentumSGD(lr=0.01, momentum=0.9)
+    optimizer.setup(model)
+    x, t = _data(train_batch)
+
+    def step():
+        with chainer.using_config('train', True):
+            loss = CF.softmax_cross_entropy(model(x, layers=['fc6'])['fc6'], t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+    times[f'training step, batch {train_batch}'] = _best_of(step, repeat)
+    return times
+
+
+_PEERS = {'pytorch': ('torch', bench_torch), 'chainer': ('chainer', bench_chainer)}
+
+
+def _run_peer(name: str, python: str | None, settings) -> dict[str, float] | None:
+    """The peer's times, measured in a child process; None when no interpreter has it."""
+    module = _PEERS[name][0]
+    python = sys.executable if importlib.util.find_spec(module) else python
+    if not python:
+        print(f'{module} is not installed (see --{module}-python): {name} left out')
+        return None
+    batches, train_batch, repeat = settings
+    command = [python, __file__, '--peer-only', name, '--batch', *map(str, batches),
+               '--train-batch', str(train_batch), '--repeat', str(repeat)]
+    return json.loads(subprocess.run(command, check=True, capture_output=True,
+                                     text=True).stdout)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--batch', type=int, nargs='+', default=[1, 8])
     parser.add_argument('--train-batch', type=int, default=8)
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--torch-python', help='an interpreter with torch, if this one has none')
-    parser.add_argument('--torch-only', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--chainer-python',
+                        help='an interpreter with chainer, if this one has none')
+    parser.add_argument('--peer-only', choices=sorted(_PEERS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     settings = (args.batch, args.train_batch, args.repeat)
-    if args.torch_only:
-        print(json.dumps(bench_torch(*settings)))
+    if args.peer_only:
+        print(json.dumps(_PEERS[args.peer_only][1](*settings)))
         return
-    theirs, label = None, 'pytorch'
-    torch_python = sys.executable if importlib.util.find_spec('torch') else args.torch_python
-    if torch_python:
-        command = [torch_python, __file__, '--torch-only', '--batch',
-                   *map(str, args.batch), '--train-batch', str(args.train_batch),
-                   '--repeat', str(args.repeat)]
-        theirs = json.loads(subprocess.run(command, check=True, capture_output=True,
-                                           text=True).stdout)
-    else:
-        print('torch is not installed (see --torch-python): ours alone')
+    peers = {name: _run_peer(name, getattr(args, f'{module}_python'), settings)
+             for name, (module, _) in _PEERS.items()}
+    peers = {name: times for name, times in peers.items() if times is not None}
     ours = bench_ours(*settings)
-    header = f'{"ResNet-50, 224x224":<28}{"ours":>12}'
-    print(header + (f'{label:>12}{"ratio":>8}' if theirs else ''))
+    print(f'{"ResNet-50, 224x224":<28}{"ours":>12}'
+          + ''.join(f'{name:>12}{"ratio":>8}' for name in peers))
     for name, seconds in ours.items():
-        line = f'{name:<28}{seconds * 1e3:>10.1f}ms'
-        if theirs:
-            line += f'{theirs[name] * 1e3:>10.1f}ms{theirs[name] / seconds:>8.2f}'
-        print(line)
+        print(f'{name:<28}{seconds * 1e3:>10.1f}ms' + ''.join(
+            f'{times[name] * 1e3:>10.1f}ms{times[name] / seconds:>8.2f}'
+            for times in peers.values()))
 
 
 if __name__ == '__main__':
