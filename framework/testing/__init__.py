@@ -1,7 +1,8 @@
-"""Testing helpers: gradient checks, a declarative base for op tests, devices to test on, and
+"""Testing helpers: gradient checks, a declarative base for op tests, devices to test on,
 Chainer's parameterised test classes (``parameterize``, ``product``, ``product_dict``,
-``run_module``)."""
+``run_module``) and repeated trials of flaky tests (:mod:`~framework.testing.condition`)."""
 
+from framework.testing import condition
 from framework.testing.devices import devices
 from framework.testing.function_test_case import (
     FLOAT_DTYPES,
@@ -23,6 +24,6 @@ from framework.testing.parameterized import (
 
 __all__ = [
     'FLOAT_DTYPES', 'FunctionTestCase', 'NondifferentiableError', 'assert_allclose',
-    'check_backward', 'check_double_backward', 'devices', 'parameterize', 'parameterize_pytest',
-    'product', 'product_dict', 'run_module',
+    'check_backward', 'check_double_backward', 'condition', 'devices', 'parameterize',
+    'parameterize_pytest', 'product', 'product_dict', 'run_module',
 ]

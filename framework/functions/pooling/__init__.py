@@ -15,6 +15,8 @@ from framework.functions.pooling.max_pooling_nd import (
 )
 from framework.functions.pooling.ps_roi_average_align_2d import ps_roi_average_align_2d
 from framework.functions.pooling.ps_roi_average_pooling_2d import ps_roi_average_pooling_2d
+from framework.functions.pooling.ps_roi_max_align_2d import ps_roi_max_align_2d
+from framework.functions.pooling.ps_roi_max_pooling_2d import ps_roi_max_pooling_2d
 from framework.functions.pooling.roi_average_align_2d import roi_average_align_2d
 from framework.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
 from framework.functions.pooling.roi_max_align_2d import roi_max_align_2d
@@ -34,6 +36,7 @@ __all__ = [
     'max_pooling_1d', 'max_pooling_2d', 'max_pooling_3d', 'max_pooling_nd',
     'spatial_pyramid_pooling_2d', 'unpooling_1d', 'unpooling_2d', 'unpooling_3d', 'unpooling_nd',
     'upsampling_2d',
-    'ps_roi_average_align_2d', 'ps_roi_average_pooling_2d', 'roi_average_align_2d',
-    'roi_average_pooling_2d', 'roi_max_align_2d', 'roi_max_pooling_2d', 'roi_pooling_2d',
+    'ps_roi_average_align_2d', 'ps_roi_average_pooling_2d', 'ps_roi_max_align_2d',
+    'ps_roi_max_pooling_2d', 'roi_average_align_2d', 'roi_average_pooling_2d', 'roi_max_align_2d',
+    'roi_max_pooling_2d', 'roi_pooling_2d',
 ]

@@ -193,6 +193,26 @@ def pixel_samples(x_shape, roi_indices, y_bins, x_bins, outsize, group_size: int
                     group_size)
 
 
+def position_sensitive_samples(x_shape, rois, roi_indices, outsize, spatial_scale: float,
+                               group_size: int) -> Samples:
+    """The pixel samples of ChainerCV's position-sensitive RoI pooling: the rois scaled by
+    ``spatial_scale`` without rounding, at least 0.1 pixel high and wide, in the bins of
+    :func:`float_bins`, read from the channels of their position-sensitive groups.
+
+    Args:
+        x_shape: ``(N, C, H, W)``.
+        rois: ``(R, 4)`` of ``(y_min, x_min, y_max, x_max)``; roi_indices: ``(R,)``.
+        outsize: ``(outh, outw)``.
+        group_size: the position-sensitive group size.
+    """
+    xp = backend.get_array_module(rois)
+    _, _, height, width = x_shape
+    coords = scaled_coordinates(rois, spatial_scale)
+    y_bins = float_bins(xp, coords[:, 0], coords[:, 2], outsize[0], height, 0.1)
+    x_bins = float_bins(xp, coords[:, 1], coords[:, 3], outsize[1], width, 0.1)
+    return pixel_samples(x_shape, roi_indices, y_bins, x_bins, outsize, group_size)
+
+
 def rounded_samples(x_shape, coords, roi_indices, outsize, extra: int):
     """The pixel samples of Chainer's RoI max and average pooling (see :func:`rounded_bins`).
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from framework import backend
 from framework.functions.pooling._roi import (
     RoiFunction,
     check_arrays,
     position_sensitive_outsize,
     positive_scale,
 )
-from framework.functions.pooling._roi_grids import float_bins, pixel_samples, scaled_coordinates
+from framework.functions.pooling._roi_grids import position_sensitive_samples
 from framework.variable import Variable
 
 
@@ -22,13 +21,8 @@ class PSROIAveragePooling2D(RoiFunction):
         self.group_size = group_size
 
     def pool(self, x, rois, roi_indices):
-        xp = backend.get_array_module(x)
-        _, _, height, width = x.shape
-        coords = scaled_coordinates(rois, self.spatial_scale)
-        y_bins = float_bins(xp, coords[:, 0], coords[:, 2], self.outsize[0], height, 0.1)
-        x_bins = float_bins(xp, coords[:, 1], coords[:, 3], self.outsize[1], width, 0.1)
-        samples = pixel_samples(x.shape, roi_indices, y_bins, x_bins, self.outsize,
-                                self.group_size)
+        samples = position_sensitive_samples(x.shape, rois, roi_indices, self.outsize,
+                                             self.spatial_scale, self.group_size)
         return samples.average(x)
 
 

@@ -7,8 +7,6 @@ the input dtype (integers rounded and clipped to their range, booleans threshold
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Collection
 
 import numpy
@@ -50,25 +48,6 @@ def resampling_filter(fname: str, interpolation, allowed: Collection) -> Image.R
         raise ValueError(f'{fname}: interpolation must be one of {constants} or a name in '
                          f'{names}, but got {interpolation!r}')
     return resample
-
-
-def check_backend(fname: str, key: str) -> None:
-    """Honours ChainerCV's backend switch ``chainer.config.<key>`` (e.g. ``cv_resize_backend``)
-    when Chainer has been imported, with ChainerCV's errors: None and ``'PIL'`` are accepted,
-    ``'cv2'`` only when OpenCV is installed, anything else raises :class:`ValueError`. The
-    computation is Pillow's whichever value is set: this package does not use OpenCV."""
-    chainer = sys.modules.get('chainer')
-    config = getattr(chainer, 'config', None)
-    backend = getattr(config, key, None)
-    if backend is None or backend == 'PIL':
-        return
-    if backend == 'cv2':
-        if importlib.util.find_spec('cv2') is None:
-            raise ValueError(f"{fname}: chainer.config.{key} is 'cv2', but cv2 is not "
-                             "installed; set it to 'PIL' or None")
-        return
-    raise ValueError(f"{fname}: chainer.config.{key} must be 'cv2', 'PIL' or None, "
-                     f'but got {backend!r}')
 
 
 def _cast_back(out: numpy.ndarray, dtype: numpy.dtype) -> numpy.ndarray:

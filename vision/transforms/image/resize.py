@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy
 from PIL import Image
 
+from vision._backend_switch import check_backend
 from vision.transforms._checks import check_image, check_size
-from vision.transforms.image._pil import ALL_FILTERS, check_backend, map_channels, resampling_filter
+from vision.transforms.image._pil import ALL_FILTERS, map_channels, resampling_filter
 
 
 def resize(img: numpy.ndarray, size: tuple[int, int],

@@ -7,13 +7,9 @@ import math
 import numpy
 from PIL import Image
 
+from vision._backend_switch import check_backend
 from vision.transforms._checks import check_fill, check_image
-from vision.transforms.image._pil import (
-    ROTATE_FILTERS,
-    check_backend,
-    map_channels,
-    resampling_filter,
-)
+from vision.transforms.image._pil import ROTATE_FILTERS, map_channels, resampling_filter
 
 
 def rotate(img: numpy.ndarray, angle: float, expand: bool = True, fill=0,

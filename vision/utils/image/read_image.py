@@ -6,6 +6,7 @@ import numpy
 from numpy.typing import DTypeLike
 from PIL import Image
 
+from vision._backend_switch import check_backend
 from vision.utils.image._open import PathOrFile, open_oriented
 
 _ALPHA_OPTIONS = (None, 'ignore', 'blend_with_white', 'blend_with_black')
@@ -45,6 +46,11 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
     does), so that it comes out the way viewers display it. Any format Pillow reads is accepted;
     palette, grayscale, CMYK and 16-bit images are converted.
 
+    ChainerCV's switch ``chainer.config.cv_read_image_backend`` is honoured when Chainer is
+    imported (None or ``'PIL'``; ``'cv2'`` raises :class:`ValueError` if OpenCV is not
+    installed, as in ChainerCV; any other value raises it too), but the image is always read
+    by Pillow.
+
     Args:
         file (str, os.PathLike or file object): A path of an image file, or a binary file
             object of one.
@@ -70,8 +76,9 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
 
     Raises:
         ValueError: ``alpha`` is not one of the options, or it is :obj:`None` and the image has
-            transparency.
+            transparency, or ``chainer.config.cv_read_image_backend`` is invalid (see above).
     """
+    check_backend('read_image', 'cv_read_image_backend')
     if alpha not in _ALPHA_OPTIONS:
         raise ValueError("read_image: alpha must be None, 'ignore', 'blend_with_white' or "
                          f"'blend_with_black', but got {alpha!r}")

@@ -1,5 +1,8 @@
+import importlib.util
 import io
 import pathlib
+import sys
+import types
 
 import numpy
 import pytest
@@ -7,6 +10,7 @@ from PIL import Image
 
 from vision.utils import read_image, write_image
 
+CV2_INSTALLED = importlib.util.find_spec('cv2') is not None
 SIZE = (48, 32)  # (H, W)
 SUFFIX = {'bmp': '.bmp', 'jpeg': '.jpg', 'png': '.png'}
 
@@ -218,3 +222,35 @@ def test_bad_alpha_option(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         read_image(pathlib.Path(tmp_path / 'missing.png'))
+
+
+def _set_chainer_config(monkeypatch, **options):
+    """Installs a stand-in ``chainer`` module whose ``config`` holds ``options``, as a ChainerCV
+    test run with ``chainer.using_config`` would have."""
+    config = types.SimpleNamespace(**options)
+    monkeypatch.setitem(sys.modules, 'chainer', types.SimpleNamespace(config=config))
+
+
+# Ported from ChainerCV's tests/utils_tests/image_tests/test_read_image.py.
+@pytest.mark.parametrize('backend', [None, 'PIL', 'cv2'])
+def test_chainercv_backend_switch(tmp_path, monkeypatch, backend):
+    if backend == 'cv2' and CV2_INSTALLED:
+        pytest.skip('cv2 is installed')
+    path = tmp_path / 'a.png'
+    write_image(_random(3), path)
+    _set_chainer_config(monkeypatch, cv_read_image_backend=backend)
+    if backend == 'cv2':
+        with pytest.raises(ValueError, match="read_image: chainer.config.cv_read_image_backend "
+                                             "is 'cv2', but cv2 is not installed"):
+            read_image(path)
+    else:
+        numpy.testing.assert_equal(read_image(path, dtype=numpy.uint8), _random(3))
+
+
+def test_chainercv_invalid_backend(tmp_path, monkeypatch):
+    path = tmp_path / 'a.png'
+    write_image(_random(3), path)
+    _set_chainer_config(monkeypatch, cv_read_image_backend='PII')
+    with pytest.raises(ValueError, match="read_image: chainer.config.cv_read_image_backend must "
+                                         "be 'cv2', 'PIL' or None, but got 'PII'"):
+        read_image(path)

@@ -8,14 +8,15 @@ from vision.utils import tile_images
 
 def _tile_reference(imgs, n_col, pad, fill):
     """Cell by cell, as ChainerCV documents the layout."""
+    pad_y, pad_x = pad if isinstance(pad, tuple) else (pad, pad)
     B, C, H, W = imgs.shape
     n_col = min(n_col, B)
     n_row = math.ceil(B / n_col)
-    tile = numpy.empty((C, (H + pad) * n_row, (W + pad) * n_col), imgs.dtype)
+    tile = numpy.empty((C, (H + pad_y) * n_row, (W + pad_x) * n_col), imgs.dtype)
     tile[:] = numpy.asarray(fill).reshape(-1, 1, 1)
     for k in range(B):
-        y = k // n_col * (H + pad) + pad // 2
-        x = k % n_col * (W + pad) + pad // 2
+        y = k // n_col * (H + pad_y) + pad_y // 2
+        x = k % n_col * (W + pad_x) + pad_x // 2
         tile[:, y:y + H, x:x + W] = imgs[k]
     return tile
 
@@ -33,6 +34,19 @@ def test_second_row_second_column(fill, pad):
     y, x = H + pad + pad // 2, W + pad + pad // 2
     numpy.testing.assert_equal(tile[:, y:y + H, x:x + W], imgs[n_col + 1])
     numpy.testing.assert_equal(tile, _tile_reference(imgs, n_col, pad, fill))
+
+
+@pytest.mark.parametrize('pad', [(3, 5), (0, 2), (4, 1)])
+def test_pad_pair_along_height_and_width(pad):
+    rng = numpy.random.default_rng(sum(pad))
+    B, n_col, H, W = 7, 3, 6, 8
+    imgs = rng.uniform(0, 255, (B, 3, H, W))
+    tile = tile_images(imgs, n_col, pad, fill=(1, 2, 3))
+    pad_y, pad_x = pad
+    assert tile.shape == (3, (H + pad_y) * 3, (W + pad_x) * n_col)
+    y, x = H + pad_y + pad_y // 2, W + pad_x + pad_x // 2
+    numpy.testing.assert_equal(tile[:, y:y + H, x:x + W], imgs[n_col + 1])
+    numpy.testing.assert_equal(tile, _tile_reference(imgs, n_col, pad, (1, 2, 3)))
 
 
 def test_small_layout_by_hand():
@@ -64,7 +78,12 @@ def test_empty_batch():
     ((numpy.zeros((3, 4, 5)), 2),
      r'imgs must have shape \(B, C, H, W\), but got shape \(3, 4, 5\)'),
     ((numpy.zeros((2, 3, 4, 5)), 0), 'n_col must be a positive int, but got 0'),
-    ((numpy.zeros((2, 3, 4, 5)), 2, -1), 'pad must be a non-negative int, but got -1'),
+    ((numpy.zeros((2, 3, 4, 5)), 2, -1),
+     'pad must be a non-negative int or a pair of them, but got -1'),
+    ((numpy.zeros((2, 3, 4, 5)), 2, (1, 2, 3)),
+     r'pad must be a non-negative int or a pair of them, but got \(1, 2, 3\)'),
+    ((numpy.zeros((2, 3, 4, 5)), 2, (1, -2)),
+     r'pad must be a non-negative int or a pair of them, but got \(1, -2\)'),
     ((numpy.zeros((2, 3, 4, 5)), 2, 2, (1, 2)),
      r'fill must be a scalar or hold one value per channel \(3\), but got shape \(2,\)'),
 ])
