@@ -82,7 +82,8 @@ class PickableSequentialChain(Chain):
         """Applies the layers up to the last picked one.
 
         Returns:
-            Variable or tuple of Variable: as :attr:`pick` says.
+            Variable or tuple of Variable: as :attr:`pick` says, each named after its layer
+            (``Variable.name``), as in ChainerCV.
         """
         pick = (self.layer_names[-1],) if self._pick is None else self._pick
         last = max(self.layer_names.index(name) for name in pick)
@@ -91,6 +92,7 @@ class PickableSequentialChain(Chain):
         for name in self.layer_names[:last + 1]:
             h = self[name](h)
             if name in pick:
+                h.name = name
                 outputs[name] = h
         if self._return_tuple:
             return tuple(outputs[name] for name in pick)

@@ -28,9 +28,9 @@ class FeaturePredictor(Chain):
     Example:
 
         >>> model = FeaturePredictor(ResNet50(pretrained_model='imagenet'), 224, 256)
-        >>> probs = model.predict([img])           # [(1000,) array]
+        >>> probs = model.predict([img])           # (1, 1000) array
         >>> model.extractor.pick = ['res5', 'fc6']
-        >>> res5, fc6 = model.predict([img])       # two lists, one entry per image
+        >>> res5, fc6 = model.predict([img])       # two arrays, one row per image
 
     Args:
         extractor: the model (its ``mean`` is used when ``mean`` is None).
@@ -67,10 +67,11 @@ class FeaturePredictor(Chain):
                 size at least the crop size (or any size with ``scale_size``).
 
         Returns:
-            list of numpy.ndarray, or tuple of them: one feature per image (``(n_class,)``
-            float32 probabilities for a classifier), averaged over the crops; when the model
-            returns several features (``pick`` a sequence), a tuple with one such list per
-            feature.
+            numpy.ndarray, or tuple of them: the features of the images stacked, ``(B, ...)``
+            (``(B, n_class)`` float32 probabilities for a classifier), each averaged over its
+            crops, as ChainerCV's; when the model returns several features (``pick`` a
+            sequence), a tuple with one such array per feature. No images give an empty
+            ``(0,)`` array.
         """
         return predict_features(self.extractor, imgs, self.crop_size, self.scale_size,
                                 self.crop, self.mean, self.scale)
@@ -89,16 +90,19 @@ class ClassifierPredictMixin:
             crop (str): ``'center'`` or ``'10'``; the weights' when None.
 
         Returns:
-            list of numpy.ndarray: ``(n_class,)`` float32 probabilities per image (see
-            :meth:`FeaturePredictor.predict` when several layers are picked).
+            list of numpy.ndarray: ``(n_class,)`` float32 probabilities per image (a tuple of
+            such lists, one per layer, when several layers are picked).
         """
         spec = getattr(self, 'weight_spec', None)
         pre = spec.preprocessing if spec is not None else None
         crop_size, scale_size = (pre.crop_size, pre.resize) if pre is not None else (224, 256)
         crop = crop or (pre.crop if pre is not None else 'center')
         _check_crop('predict', crop)
-        return predict_features(self, imgs, _pair(crop_size), scale_size, crop, self.mean,
-                                getattr(self, 'scale', None))
+        features = predict_features(self, imgs, _pair(crop_size), scale_size, crop, self.mean,
+                                    getattr(self, 'scale', None))
+        if isinstance(features, tuple):
+            return tuple(list(f) for f in features)
+        return list(features)
 
 
 def _check_crop(fname: str, crop) -> None:
@@ -133,20 +137,21 @@ def _crops(img: numpy.ndarray, crop_size, scale_size, crop, mean, scale_) -> num
 
 def predict_features(extractor, imgs, crop_size, scale_size, crop, mean, scale_):
     """Runs ``extractor`` on the crops of each image and averages the features of each
-    image's crops (see :class:`FeaturePredictor`, whose attributes the arguments are)."""
+    image's crops (see :class:`FeaturePredictor`, whose attributes the arguments are):
+    ``(B, ...)`` arrays."""
     crops = [_crops(img, crop_size, scale_size, crop, mean, scale_) for img in imgs]
     if not crops:
-        return []
+        return numpy.empty((0,), numpy.float32)
     n_crop = crops[0].shape[0]
     x = extractor.xp.asarray(numpy.concatenate(crops))
     with framework.using_config('train', False), framework.no_backprop_mode():
         features = extractor(x)
     if isinstance(features, tuple):
-        return tuple(_split(f, n_crop) for f in features)
-    return _split(features, n_crop)
+        return tuple(_average_crops(f, n_crop) for f in features)
+    return _average_crops(features, n_crop)
 
 
-def _split(feature, n_crop: int) -> list[numpy.ndarray]:
+def _average_crops(feature, n_crop: int) -> numpy.ndarray:
     array = backend.CpuDevice().send(getattr(feature, 'array', feature))
     array = array.reshape((-1, n_crop) + array.shape[1:])
     if n_crop > 1:
@@ -156,4 +161,4 @@ def _split(feature, n_crop: int) -> list[numpy.ndarray]:
         array = array.mean(axis=1)
     else:
         array = array[:, 0]
-    return list(array)
+    return array

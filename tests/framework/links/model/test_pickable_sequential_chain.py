@@ -51,6 +51,13 @@ def test_pick():
         model.pick = 'l4'
 
 
+def test_outputs_are_named_after_their_layers():
+    model = _model()
+    assert model(_x()).name == 'l3'
+    model.pick = ('l2', 'l1_relu')
+    assert [h.name for h in model(_x())] == ['l2', 'l1_relu']
+
+
 def test_remove_unused():
     model = _model()
     model.remove_unused()

@@ -63,7 +63,7 @@ def test_predict_averages_the_crops(crop):
     extractor = Extractor()
     link = FeaturePredictor(extractor, (20, 16), crop=crop)
     out = link.predict(imgs)
-    assert isinstance(out, list) and len(out) == 3
+    assert isinstance(out, numpy.ndarray) and out.shape == (3, 3)  # ChainerCV's: stacked
     n_crop = 1 if crop == 'center' else 10
     assert extractor.inputs[0].shape == (3 * n_crop, 3, 20, 16)
     for img, feature in zip(imgs, out):
@@ -76,14 +76,15 @@ def test_predict_with_several_features():
     imgs = images(2)
     link = FeaturePredictor(Extractor(two_outputs=True), 16, scale_size=24, crop='10')
     means, maxima = link.predict(imgs)
-    assert len(means) == len(maxima) == 2
-    assert means[0].shape == (3,) and maxima[0].shape == ()
+    assert means.shape == (2, 3) and maxima.shape == (2,)
     crops = link._prepare(imgs[1])
     numpy.testing.assert_allclose(maxima[1], crops.max(axis=(1, 2, 3)).mean(), rtol=1e-6)
 
 
 def test_predict_nothing():
-    assert FeaturePredictor(Extractor(), 8).predict([]) == []
+    out = FeaturePredictor(Extractor(), 8).predict([])
+    assert isinstance(out, numpy.ndarray) and out.shape == (0,)
+    assert ResNet14(n_class=3, base_channels=4).predict([]) == []
 
 
 def test_bad_arguments():
@@ -101,8 +102,8 @@ def test_classifier_predict_is_feature_predictor_with_the_weights_preprocessing(
     imgs = images(2, size=(260, 300))
     expected = FeaturePredictor(model, 224, 256, crop or 'center').predict(imgs)
     actual = model.predict(imgs, crop=crop)
-    assert len(actual) == 2 and actual[0].shape == (3,)
-    numpy.testing.assert_allclose(numpy.stack(actual), numpy.stack(expected), rtol=1e-6)
+    assert isinstance(actual, list) and len(actual) == 2 and actual[0].shape == (3,)
+    numpy.testing.assert_allclose(numpy.stack(actual), expected, rtol=1e-6)
 
 
 def test_classifier_predict_takes_the_crop_of_named_weights():
@@ -113,3 +114,11 @@ def test_classifier_predict_takes_the_crop_of_named_weights():
     numpy.testing.assert_array_equal(model.predict(img)[0], expected[0])
     with pytest.raises(ValueError, match="predict: crop must be 'center' or '10', but got 'x'"):
         model.predict(img, crop='x')
+
+
+def test_classifier_predict_with_several_layers_gives_lists():
+    model = ResNet14(n_class=3, base_channels=4)
+    model.pick = ('fc6', 'prob')
+    logits, probs = model.predict(images(2, size=(260, 300)))
+    assert isinstance(logits, list) and isinstance(probs, list) and len(probs) == 2
+    assert logits[0].shape == probs[0].shape == (3,)

@@ -55,6 +55,15 @@ def test_tf_convolution_2d(pad, shape, run):
                                           rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize('pad, shape', [('SAME', (1, 2, 4, 4)), ('VALID', (1, 2, 3, 3))])
+def test_tf_convolution_2d_infers_in_channels(pad, shape):
+    x = numpy.zeros((1, 3, 8, 8), numpy.float32)
+    for conv in (TFConvolution2D(None, 2, 3, stride=2, pad=pad),
+                 TFConvolution2D(2, 3, stride=2, pad=pad)):
+        assert conv(x).shape == shape
+        assert conv.W.shape == (2, 3, 3, 3)
+
+
 def test_chainercv_names(model_shapes):
     model = MobileNetV2(**ZERO)
     shapes = model_shapes(model)

@@ -3,7 +3,13 @@ import pytest
 
 from framework import initializers
 from framework.serializers import NpzDeserializer
-from vision.models import ResNet14, ResNet50, ResNet101, ResNet152
+from vision.models import (
+    ResNet14,
+    ResNet50,
+    ResNet101,
+    ResNet152,
+    SEResNet50,
+)
 from vision.models.classification.resnet.torchvision_resnet import TORCHVISION_RESNET_KWARGS
 from vision.weights import IMAGENET_TORCHVISION, get_converter
 
@@ -118,6 +124,19 @@ def test_bad_arguments():
         with pytest.raises(ValueError, match=f'ResNet14: base_channels must be a positive int, '
                                              f'but got {bad!r}'):
             ResNet14(base_channels=bad)
+    with pytest.raises(TypeError, match=r"ResNet14: unexpected keyword arguments "
+                                        r"\['norm_type'\] \(the architecture arguments are "
+                                        r"\['arch'\]\)"):
+        ResNet14(norm_type='gn')
+
+
+@pytest.mark.parametrize('cls', [ResNet14, SEResNet50])
+def test_preset_params_are_the_imagenet_arguments(cls):
+    params = cls.preset_params['imagenet']
+    assert params['n_class'] == 1000 and params['mean'].shape == (3, 1, 1)
+    model = cls(pretrained_model=None, **dict(params, n_class=3), base_channels=4)
+    assert model.fc6.out_size == 3 and model.mean is params['mean']
+    assert cls.preset_params['imagenet']['n_class'] == 1000
 
 
 def test_named_weights_fix_their_arguments():

@@ -64,3 +64,10 @@ def test_torchvision_weights_reproduce_torchvision(parity, torchvision_rule, run
     model.pick = 'fc8'
     x = (parity['input'] - IMAGENET_TORCHVISION.model_mean())[None]
     assert_parity(run(model, x), parity['tv_vgg16/logits'])
+
+
+def test_preset_params_are_the_imagenet_arguments():
+    params = VGG16.preset_params['imagenet']
+    assert params['n_class'] == 1000 and params['mean'].shape == (3, 1, 1)
+    model = VGG16(pretrained_model=None, initialW=initializers.Zero(), **dict(params, n_class=3))
+    assert model.fc8.out_size == 3 and model.mean is params['mean']

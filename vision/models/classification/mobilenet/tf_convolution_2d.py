@@ -51,7 +51,9 @@ class TFConvolution2D(Chain):
 
     def forward(self, x):
         if self.tf_padding is not None:
-            ksize = self.conv.W.shape[2:]
+            # From the link's ksize: W is not initialised yet when in_channels is None.
+            ksize = self.conv.ksize
+            ksize = (ksize, ksize) if isinstance(ksize, int) else tuple(ksize)
             widths = [tf_pad_amounts(n, k, s, self.tf_padding)
                       for n, k, s in zip(x.shape[2:], ksize, self.conv.stride)]
             if any(before or after for before, after in widths):

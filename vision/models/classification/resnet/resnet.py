@@ -45,8 +45,11 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
     Attributes:
         mean (numpy.ndarray): ``(3, 1, 1)``, what to subtract from RGB 0-255 images.
         weight_spec (vision.weights.WeightSpec or None): the pretrained weights loaded by name.
+        preset_params (dict): ChainerCV's class attribute: the ``n_class`` and ``mean`` of the
+            ``'imagenet'`` weights, by weight name.
     """
 
+    preset_params = {'imagenet': {'n_class': 1000, 'mean': IMAGENET_MEAN}}
     _blocks = {14: (1, 1, 1, 1), 26: (2, 2, 2, 2), 50: (3, 4, 6, 3), 101: (3, 4, 23, 3),
                152: (3, 8, 36, 3)}
     _arch_defaults: dict = {}
@@ -58,6 +61,10 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
                  mean=None, initialW=None, fc_kwargs: dict | None = None, *,
                  bn_kwargs: dict | None = None, pool1_kwargs: dict | None = None,
                  base_channels: int | None = None, **arch_param):
+        unknown = sorted(set(arch_param) - set(self._arch_defaults))
+        if unknown:
+            raise TypeError(f'{type(self).__name__}: unexpected keyword arguments {unknown} '
+                            f'(the architecture arguments are {sorted(self._arch_defaults)})')
         if n_layer not in self._blocks:
             raise ValueError(f'{type(self).__name__}: n_layer must be one of '
                              f'{sorted(self._blocks)}, but got {n_layer!r}')

@@ -49,15 +49,18 @@ class VGG16(ClassifierPredictMixin, PickableSequentialChain):
     Attributes:
         mean (numpy.ndarray): ``(3, 1, 1)``, what to subtract from RGB 0-255 images.
         weight_spec (vision.weights.WeightSpec or None): the pretrained weights loaded by name.
+        preset_params (dict): ChainerCV's class attribute: the ``n_class`` and ``mean`` of the
+            ``'imagenet'`` weights, by weight name.
     """
 
+    preset_params = {'imagenet': {'n_class': 1000, 'mean': IMAGENET_MEAN}}
     weight_spec = None
 
     def __init__(self, n_class: int | None = None, pretrained_model=None, mean=None,
                  initialW=None, initial_bias=None):
         param, pretrained = prepare_pretrained_model(
             self.model_name, pretrained_model, {'n_class': n_class, 'mean': mean},
-            {'n_class': 1000, 'mean': IMAGENET_MEAN}, torch_converter='torchvision_vgg16')
+            self.preset_params['imagenet'], torch_converter='torchvision_vgg16')
         super().__init__()
         self.mean = param['mean']
         if initialW is None:
