@@ -127,8 +127,13 @@ def as_point_flags(fname: str, name: str, index: int, x, n_point: int) -> numpy.
 
 
 def as_labels(fname: str, name: str, index: int, x) -> numpy.ndarray:
-    """Returns one image's labels as a non-negative int64 array of shape ``(R,)``."""
-    array = _as_vector(fname, name, index, x, 'iu', 'an integer')
+    """Returns one image's labels as a non-negative int64 array of shape ``(R,)``; a
+    floating-point array is taken when it holds whole numbers (``numpy.ones(R)``), as ChainerCV
+    takes it."""
+    array = _as_vector(fname, name, index, x, 'iuf', 'an integer')
+    if array.dtype.kind == 'f' and not numpy.all(numpy.mod(array, 1) == 0):
+        raise TypeError(f'{fname}: {name}[{index}] must be an integer array, but got dtype '
+                        f'{array.dtype} holding values that are not whole numbers')
     array = array.astype(numpy.int64)
     if array.size and array.min() < 0:
         raise ValueError(f'{fname}: {name}[{index}] must hold labels of at least 0, but got '

@@ -7,7 +7,7 @@
   ``n_retains``) and the writers of :mod:`.snapshot_writers`.
 - Schedules of optimizer attributes: :class:`ExponentialShift`, :class:`StepShift`,
   :class:`MultistepShift`, :class:`LinearShift`, :class:`PolynomialShift`,
-  :class:`WarmupShift`.
+  :class:`WarmupShift`; :func:`make_shift` makes one from a function of the trainer.
 - Safety and debugging: :class:`FailOnNonNumber`, :func:`dump_graph`.
 """
 
@@ -19,6 +19,7 @@ from framework.training.extensions.exponential_shift import ExponentialShift
 from framework.training.extensions.fail_on_nonnumber import FailOnNonNumber
 from framework.training.extensions.linear_shift import LinearShift
 from framework.training.extensions.log_report import LogReport
+from framework.training.extensions.make_shift import make_shift
 from framework.training.extensions.micro_average import MicroAverage
 from framework.training.extensions.multistep_shift import MultistepShift
 from framework.training.extensions.parameter_statistics import ParameterStatistics
@@ -33,6 +34,6 @@ from framework.training.extensions.warmup_shift import WarmupShift
 __all__ = [
     'DumpGraph', 'Evaluator', 'ExponentialShift', 'FailOnNonNumber', 'LinearShift', 'LogReport',
     'MicroAverage', 'MultistepShift', 'ParameterStatistics', 'PlotReport', 'PolynomialShift',
-    'PrintReport', 'ProgressBar', 'StepShift', 'WarmupShift', 'dump_graph', 'observe_lr',
-    'observe_value', 'snapshot', 'snapshot_object', 'snapshot_writers',
+    'PrintReport', 'ProgressBar', 'StepShift', 'WarmupShift', 'dump_graph', 'make_shift',
+    'observe_lr', 'observe_value', 'snapshot', 'snapshot_object', 'snapshot_writers',
 ]

@@ -217,9 +217,23 @@ def test_random_against_reference(seed, make_detections):
                 numpy.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+def test_whole_floating_point_labels_count_as_integers(make_detections):
+    # ChainerCV takes labels such as numpy.ones(R) (its evaluator tests pass them)
+    data = make_detections(numpy.random.default_rng(0), n_image=5, dtype=numpy.float64)
+    as_float = [[label.astype(numpy.float64) for label in data[i]] if i in (1, 4) else data[i]
+                for i in range(5)]
+    expected = eval_detection_voc(*data[:5])
+    result = eval_detection_voc(*as_float)
+    numpy.testing.assert_array_equal(result['ap'], expected['ap'])
+
+
 # Bad input.
 
 @pytest.mark.parametrize('change, error, match', [
+    ({'pred_labels': [[0.5]]}, TypeError,
+     r'calc_detection_voc_prec_rec: pred_labels\[0\] must be an integer array, but got dtype '
+     r'float64 holding values that are not whole numbers'),
+    ({'gt_labels': [[numpy.nan]]}, TypeError, r'gt_labels\[0\] must be an integer array'),
     ({'gt_labels': [[0], [0]]}, ValueError,
      r'calc_detection_voc_prec_rec: every input must have one entry per image, but '
      r'pred_bboxes, pred_labels, pred_scores, gt_bboxes ended after 1 images while '
