@@ -151,7 +151,10 @@ def as_scores(fname: str, name: str, index: int, x) -> numpy.ndarray:
 
 
 def as_areas(fname: str, name: str, index: int, x) -> numpy.ndarray:
-    """Returns one image's object areas as a float64 array of shape ``(R,)``."""
+    """Returns one image's object areas as a float64 array of shape ``(R,)`` (given as
+    ``(R,)``, or as a column ``(R, 1)``, which ChainerCV also takes)."""
+    if numpy.ndim(x) == 2 and numpy.shape(x)[1] == 1:
+        x = numpy.asarray(x)[:, 0]
     return _as_vector(fname, name, index, x, 'iuf', 'a real').astype(numpy.float64)
 
 

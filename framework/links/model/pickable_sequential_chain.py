@@ -65,8 +65,10 @@ class PickableSequentialChain(Chain):
             pick = (pick,)
         for name in pick:
             if name not in self.layer_names:
-                raise ValueError(f'{type(self).__name__}: cannot pick {name!r}: it is not a '
-                                 f'layer (the layers are {self.layer_names})')
+                # ChainerCV's message, which its tests match exactly; the rest in a note.
+                error = ValueError(f'Invalid layer name {name!r}')
+                error.add_note(f'{type(self).__name__}: the layers are {self.layer_names}')
+                raise error
         self._return_tuple = return_tuple
         self._pick = tuple(pick)
 

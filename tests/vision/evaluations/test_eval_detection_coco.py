@@ -68,6 +68,15 @@ def test_area_not_supplied(single_class):
         assert key not in result and 'm' + key not in result
 
 
+def test_areas_as_a_column_as_chainercv_takes_them(single_class):
+    row = eval_detection_coco(*single_class, gt_areas=[numpy.array([2048.])])
+    column = eval_detection_coco(*single_class, gt_areas=[numpy.array([[2048.]])])
+    assert row.keys() == column.keys()
+    for key in row:
+        if isinstance(row[key], numpy.ndarray):
+            numpy.testing.assert_array_equal(row[key], column[key])
+
+
 def test_area_specified(single_class):
     result = eval_detection_coco(*single_class, gt_areas=[[2048]])
     assert not numpy.isnan(result['map/iou=0.50:0.95/area=medium/max_dets=100'])

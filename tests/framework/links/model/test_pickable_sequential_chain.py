@@ -47,8 +47,11 @@ def test_pick():
     numpy.testing.assert_allclose(b.array, h1.array)
     model.pick = ['l3']
     assert isinstance(model(x), tuple)
-    with pytest.raises(ValueError, match="cannot pick 'l4'"):
+    with pytest.raises(ValueError) as error:
         model.pick = 'l4'
+    assert str(error.value) == "Invalid layer name 'l4'"  # ChainerCV's message, exactly
+    assert error.value.__notes__ == [
+        "PickableSequentialChain: the layers are ['l1', 'l1_relu', 'l2', 'l2_relu', 'l3']"]
 
 
 def test_outputs_are_named_after_their_layers():
