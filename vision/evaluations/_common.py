@@ -159,8 +159,14 @@ def as_areas(fname: str, name: str, index: int, x) -> numpy.ndarray:
 
 
 def as_flags(fname: str, name: str, index: int, x) -> numpy.ndarray:
-    """Returns one image's flags (difficult, crowded) as a boolean array of shape ``(R,)``."""
-    return _as_vector(fname, name, index, x, 'biu', 'a boolean').astype(bool)
+    """Returns one image's flags (difficult, crowded) as a boolean array of shape ``(R,)``; a
+    floating-point array is taken when it holds only 0 and 1 (``numpy.zeros(R)``), as ChainerCV
+    takes it."""
+    array = _as_vector(fname, name, index, x, 'biuf', 'a boolean')
+    if array.dtype.kind == 'f' and not numpy.all((array == 0) | (array == 1)):
+        raise TypeError(f'{fname}: {name}[{index}] must be a boolean array, but got dtype '
+                        f'{array.dtype} holding values other than 0 and 1')
+    return array.astype(bool)
 
 
 def check_lengths(fname: str, index: int, named: dict[str, numpy.ndarray | None]) -> None:

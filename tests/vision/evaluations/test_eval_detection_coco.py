@@ -62,6 +62,17 @@ def test_crowded(single_class):
         assert numpy.isnan(result['m' + key])
 
 
+def test_crowd_flags_as_zeros_and_ones_as_chainercv_takes_them(single_class):
+    for flag in (False, True):
+        as_bool = eval_detection_coco(*single_class, gt_crowdeds=[numpy.array([flag])])
+        as_float = eval_detection_coco(*single_class, gt_crowdeds=[numpy.array([float(flag)])])
+        numpy.testing.assert_array_equal(as_float['map/iou=0.50:0.95/area=all/max_dets=100'],
+                                         as_bool['map/iou=0.50:0.95/area=all/max_dets=100'])
+    with pytest.raises(TypeError, match=r'gt_crowdeds\[0\] must be a boolean array, but got '
+                                        'dtype float64 holding values other than 0 and 1'):
+        eval_detection_coco(*single_class, gt_crowdeds=[numpy.array([0.5])])
+
+
 def test_area_not_supplied(single_class):
     result = eval_detection_coco(*single_class)
     for key in AREA_KEYS:
