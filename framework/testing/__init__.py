@@ -1,6 +1,7 @@
 """Testing helpers: gradient checks, a declarative base for op tests, devices to test on,
 Chainer's parameterised test classes (``parameterize``, ``product``, ``product_dict``,
-``run_module``) and repeated trials of flaky tests (:mod:`~framework.testing.condition`)."""
+``run_module``), repeated trials of flaky tests (:mod:`~framework.testing.condition`) and a
+trainer over a mock updater for testing extensions (``get_trainer_with_mock_updater``)."""
 
 from framework.testing import condition
 from framework.testing.devices import devices
@@ -21,9 +22,11 @@ from framework.testing.parameterized import (
     product_dict,
     run_module,
 )
+from framework.testing.training import get_trainer_with_mock_updater
 
 __all__ = [
     'FLOAT_DTYPES', 'FunctionTestCase', 'NondifferentiableError', 'assert_allclose',
-    'check_backward', 'check_double_backward', 'condition', 'devices', 'parameterize',
+    'check_backward', 'check_double_backward', 'condition', 'devices',
+    'get_trainer_with_mock_updater', 'parameterize',
     'parameterize_pytest', 'product', 'product_dict', 'run_module',
 ]
