@@ -30,7 +30,7 @@ from _classification import add_arguments, build_model, label_dataset, sizes  # 
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
     parser.add_argument('--dataset', default=SHAPES,
                         help="'shapes' (the validation set of train_imagenet.py) or the root of "
                              'the images, one directory per class')

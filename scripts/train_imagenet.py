@@ -109,7 +109,7 @@ class ValTransform:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
     parser.add_argument('--dataset', default=SHAPES,
                         help="'shapes' or the root of the training images, one directory per "
                              'class')
