@@ -5,11 +5,14 @@ with Pillow, converted to a float32 ``(3, H, W)`` array and flipped at random, a
 or classification loader does::
 
     python bench/iterators.py [--images 256] [--size 320] [--batch-size 32] [--batches 24]
-                              [--processes 1 2 4 8]
+                              [--processes 1 2 4 8] [--step-ms 0]
 
-Timed: SerialIterator, MultithreadIterator (as many threads as the largest process count) and
+Timed: SerialIterator, MultithreadIterator (as many threads as the largest process count, and
+with ``engine=`` the threaded dependency engine, which reads one batch ahead) and
 MultiprocessIterator with each process count. The first batch (worker start-up, shared memory
-sizing) is not timed. The speed-up column is the iterator's rate / SerialIterator's.
+sizing) is not timed. ``--step-ms`` makes the consumer wait that long after each batch, as a
+training step that releases the GIL (BLAS, a GPU) would, so that prefetching can overlap it.
+The speed-up column is the iterator's rate / SerialIterator's.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy
 from PIL import Image
 
 from framework.dataset import DatasetMixin
+from framework.engine import ThreadedEngine
 from framework.iterators import MultiprocessIterator, MultithreadIterator, SerialIterator
 
 
@@ -58,13 +62,15 @@ def write_images(directory: str, n: int, size: int) -> list[str]:
     return paths
 
 
-def rate(iterator, n_batches: int, batch_size: int) -> float:
-    """Examples per second over ``n_batches`` batches, after a first untimed one."""
+def rate(iterator, n_batches: int, batch_size: int, step_seconds: float) -> float:
+    """Examples per second over ``n_batches`` batches, after a first untimed one, the consumer
+    waiting ``step_seconds`` after each batch."""
     with iterator:
         next(iterator)
         start = time.perf_counter()
         for _ in range(n_batches):
             next(iterator)
+            time.sleep(step_seconds)
         return n_batches * batch_size / (time.perf_counter() - start)
 
 
@@ -75,23 +81,29 @@ def main() -> None:
     parser.add_argument('--batch-size', type=int, default=32)
     parser.add_argument('--batches', type=int, default=24)
     parser.add_argument('--processes', type=int, nargs='+', default=[1, 2, 4, 8])
+    parser.add_argument('--step-ms', type=float, default=0.0,
+                        help='how long the consumer waits after each batch')
     args = parser.parse_args()
+    timing = (args.batches, args.batch_size, args.step_ms / 1000)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
     with tempfile.TemporaryDirectory() as directory:
         dataset = PngDataset(write_images(directory, args.images, args.size))
         kwargs = {'batch_size': args.batch_size, 'seed': 0}
-        rows = [('SerialIterator', rate(SerialIterator(dataset, **kwargs), args.batches,
-                                        args.batch_size))]
+        rows = [('SerialIterator', rate(SerialIterator(dataset, **kwargs), *timing))]
         n_threads = max(args.processes)
         rows.append((f'MultithreadIterator n_threads={n_threads}',
                      rate(MultithreadIterator(dataset, n_threads=n_threads, **kwargs),
-                          args.batches, args.batch_size)))
+                          *timing)))
+        engine = ThreadedEngine()
+        rows.append(('MultithreadIterator engine=threaded',
+                     rate(MultithreadIterator(dataset, engine=engine, **kwargs), *timing)))
+        engine.shutdown()
         for n in args.processes:
             rows.append((f'MultiprocessIterator n_processes={n}',
                          rate(MultiprocessIterator(dataset, n_processes=n, n_prefetch=2,
-                                                   **kwargs), args.batches, args.batch_size)))
+                                                   **kwargs), *timing)))
     print(f'{args.images} PNG images of {args.size}x{args.size}, batch {args.batch_size}, '
-          f'{args.batches} batches timed, {cpus} CPUs')
+          f'{args.batches} batches timed, consumer step {args.step_ms:g} ms, {cpus} CPUs')
     print(f'{"iterator":<40} {"examples/s":>12} {"speed-up":>9}')
     serial = rows[0][1]
     for name, value in rows:
