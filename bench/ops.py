@@ -1,9 +1,13 @@
 """Op benchmark: forward and forward+backward times of single ops on the shapes of real models.
 
 Prints our times beside PyTorch's (CPU), measured in the same run, when torch is importable
-(it is not a dependency of the project; use a separate venv)::
+here or in the interpreter ``--torch-python`` names (it is not a dependency of the project; use
+a separate venv)::
 
-    python bench/ops.py [--op convolution_2d] [--batch 1 8] [--repeat 5]
+    python bench/ops.py [--op convolution_2d] [--batch 1 8] [--repeat 5] [--torch-python PY]
+
+PyTorch's rows run in a child process, before ours: in one process, the OpenMP threads torch
+leaves spinning take the cores NumPy's BLAS threads need.
 
 Each op registers its rows with the :func:`benchmark` decorator: a function of the batch size
 that yields :class:`Row` objects, each with a setup for us and one for PyTorch. A setup returns
@@ -21,6 +25,9 @@ import argparse
 import dataclasses
 import functools
 import importlib.util
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 
@@ -334,18 +341,35 @@ def _roi_average_align_2d_rows(batch: int) -> Iterator[Row]:
 # --- the runner ---------------------------------------------------------------------------------
 
 
-def _torch_module():
-    try:
-        import torch
-    except ImportError:
-        print('torch is not installed: not compared')
-        return None
-    return torch
-
-
 def _time_pair(setup, repeat):
     forward, forward_backward = setup()
     return _best_of(forward, repeat), _best_of(forward_backward, repeat)
+
+
+def _rows(ops, batches) -> Iterator[tuple[str, Row]]:
+    for op in ops:
+        for batch in batches:
+            for row in _BENCHMARKS[op](batch):
+                yield op, row
+
+
+def _torch_times(ops, batches, repeat) -> dict[str, tuple[float, float]]:
+    """PyTorch's (forward, forward+backward) times by ``'op|label'``."""
+    import torch
+    return {f'{op}|{row.label}': _time_pair(functools.partial(row.torch, torch), repeat)
+            for op, row in _rows(ops, batches) if row.torch is not None}
+
+
+def _run_torch(ops, batches, repeat, python) -> dict[str, list[float]] | None:
+    """PyTorch's times measured in a child process; None when no interpreter has torch."""
+    python = sys.executable if importlib.util.find_spec('torch') else python
+    if not python:
+        print('torch is not installed (see --torch-python): not compared')
+        return None
+    command = [python, __file__, '--torch-only', '--op', *ops, '--batch', *map(str, batches),
+               '--repeat', str(repeat)]
+    return json.loads(subprocess.run(command, check=True, capture_output=True,
+                                     text=True).stdout)
 
 
 def main(argv=None):
@@ -354,23 +378,26 @@ def main(argv=None):
                         help='the ops to time (default: all)')
     parser.add_argument('--batch', nargs='*', type=int, default=[1, 8])
     parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--torch-python', help='an interpreter with torch, if this one has none')
+    parser.add_argument('--torch-only', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    torch = _torch_module()
+    ops = args.op or sorted(_BENCHMARKS)
+    if args.torch_only:
+        print(json.dumps(_torch_times(ops, args.batch, args.repeat)))
+        return
+    theirs = _run_torch(ops, args.batch, args.repeat, args.torch_python)
 
     header = f'{"op":<22}{"case":<34}{"fwd":>10}{"fwd+bwd":>10}'
-    if torch is not None:
+    if theirs is not None:
         header += f'{"torch fwd":>11}{"ratio":>7}{"torch f+b":>11}{"ratio":>7}'
     print(header + '   (ms)')
-    for op in args.op or sorted(_BENCHMARKS):
-        for batch in args.batch:
-            for row in _BENCHMARKS[op](batch):
-                ours = _time_pair(row.ours, args.repeat)
-                line = f'{op:<22}{row.label:<34}{ours[0] * 1e3:>10.2f}{ours[1] * 1e3:>10.2f}'
-                if torch is not None and row.torch is not None:
-                    theirs = _time_pair(functools.partial(row.torch, torch), args.repeat)
-                    line += ''.join(f'{t * 1e3:>11.2f}{t / o:>7.2f}'
-                                    for t, o in zip(theirs, ours))
-                print(line, flush=True)
+    for op, row in _rows(ops, args.batch):
+        ours = _time_pair(row.ours, args.repeat)
+        line = f'{op:<22}{row.label:<34}{ours[0] * 1e3:>10.2f}{ours[1] * 1e3:>10.2f}'
+        key = f'{op}|{row.label}'
+        if theirs is not None and key in theirs:
+            line += ''.join(f'{t * 1e3:>11.2f}{t / o:>7.2f}' for t, o in zip(theirs[key], ours))
+        print(line, flush=True)
 
 
 if __name__ == '__main__':
