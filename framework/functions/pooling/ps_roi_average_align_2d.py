@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-from framework.functions.pooling._roi import (
-    RoiFunction,
-    check_arrays,
-    int_pair,
-    position_sensitive_outsize,
-    positive_scale,
+from framework.functions.pooling._position_sensitive import (
+    PositionSensitiveAlign,
+    apply_position_sensitive,
 )
-from framework.functions.pooling._roi_grids import bilinear_samples
 from framework.variable import Variable
 
 
-class PSROIAverageAlign2D(RoiFunction):
+class PSROIAverageAlign2D(PositionSensitiveAlign):
     """Position-sensitive RoI average align; inputs ``(x, rois, roi_indices)``."""
 
-    def __init__(self, outsize: tuple[int, int], spatial_scale: float, group_size: int,
-                 sampling_ratio: tuple[int | None, int | None]):
-        self.outsize = outsize
-        self.spatial_scale = spatial_scale
-        self.group_size = group_size
-        self.sampling_ratio = sampling_ratio
-
-    def pool(self, x, rois, roi_indices):
-        samples = bilinear_samples(x.shape, rois, roi_indices, self.outsize, self.spatial_scale,
-                                   self.sampling_ratio, min_size=0.1, group_size=self.group_size)
-        return samples.average(x)
+    reduction = 'average'
 
 
 def ps_roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale: float,
@@ -62,10 +48,6 @@ def ps_roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale: float,
     See R-FCN <https://arxiv.org/abs/1605.06409> and Mask R-CNN
     <https://arxiv.org/abs/1703.06870>.
     """
-    fname = 'ps_roi_average_align_2d'
-    x_array, _, _ = check_arrays(fname, x, rois, roi_indices)
-    node = PSROIAverageAlign2D(
-        position_sensitive_outsize(fname, outsize, group_size, x_array.shape),
-        positive_scale(fname, spatial_scale), int(group_size),
-        int_pair(fname, 'sampling_ratio', sampling_ratio, allow_none=True))
-    return node.apply((x, rois, roi_indices))[0]
+    return apply_position_sensitive('ps_roi_average_align_2d', PSROIAverageAlign2D, x,
+                                    rois, roi_indices, outsize, spatial_scale,
+                                    group_size, sampling_ratio)

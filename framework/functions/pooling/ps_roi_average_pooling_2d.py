@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from framework.functions.pooling._roi import (
-    RoiFunction,
-    check_arrays,
-    position_sensitive_outsize,
-    positive_scale,
+from framework.functions.pooling._position_sensitive import (
+    PositionSensitivePooling,
+    apply_position_sensitive,
 )
-from framework.functions.pooling._roi_grids import position_sensitive_samples
 from framework.variable import Variable
 
 
-class PSROIAveragePooling2D(RoiFunction):
+class PSROIAveragePooling2D(PositionSensitivePooling):
     """Position-sensitive RoI average pooling; inputs ``(x, rois, roi_indices)``."""
 
-    def __init__(self, outsize: tuple[int, int], spatial_scale: float, group_size: int):
-        self.outsize = outsize
-        self.spatial_scale = spatial_scale
-        self.group_size = group_size
-
-    def pool(self, x, rois, roi_indices):
-        samples = position_sensitive_samples(x.shape, rois, roi_indices, self.outsize,
-                                             self.spatial_scale, self.group_size)
-        return samples.average(x)
+    reduction = 'average'
 
 
 def ps_roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale: float,
@@ -57,9 +46,6 @@ def ps_roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale: floa
 
     See R-FCN <https://arxiv.org/abs/1605.06409>.
     """
-    fname = 'ps_roi_average_pooling_2d'
-    x_array, _, _ = check_arrays(fname, x, rois, roi_indices)
-    node = PSROIAveragePooling2D(
-        position_sensitive_outsize(fname, outsize, group_size, x_array.shape),
-        positive_scale(fname, spatial_scale), int(group_size))
-    return node.apply((x, rois, roi_indices))[0]
+    return apply_position_sensitive('ps_roi_average_pooling_2d', PSROIAveragePooling2D, x,
+                                    rois, roi_indices, outsize, spatial_scale,
+                                    group_size)
