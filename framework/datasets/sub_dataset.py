@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy
 
@@ -116,28 +117,27 @@ def split_dataset_n_random(dataset, n: int, seed: int | None = None) -> list[Sub
     return split_dataset_n(dataset, n, order)
 
 
-def get_cross_validation_datasets(dataset, n_fold: int,
-                                  order=None) -> list[tuple[SubDataset, SubDataset]]:
-    """The ``n_fold`` (train, test) splits of a k-fold cross-validation.
+def get_cross_validation_datasets(dataset, n_folds: int | None = None, order=None, *,
+                                  n_fold: int | None = None
+                                  ) -> list[tuple[SubDataset, SubDataset]]:
+    """The ``n_folds`` (train, test) splits of a k-fold cross-validation.
 
     The test parts do not overlap and together cover the dataset; their sizes differ by at
     most one.
 
     Args:
         dataset: the dataset to split.
-        n_fold (int): the number of folds.
+        n_folds (int): the number of folds.
         order (sequence of ints): a permutation of the indices, or None.
+        n_fold (int): *(deprecated, as in Chainer)* the former name of ``n_folds``.
 
     Returns:
-        list: ``n_fold`` pairs of :class:`SubDataset` (train, test).
+        list: ``n_folds`` pairs of :class:`SubDataset` (train, test).
     """
-    _check_int('get_cross_validation_datasets', 'n_fold', n_fold)
-    if n_fold <= 0:
-        raise ValueError('get_cross_validation_datasets: n_fold must be positive, but got '
-                         f'{n_fold}')
+    n_folds = _n_folds('get_cross_validation_datasets', n_folds, n_fold)
     order = numpy.arange(len(dataset)) if order is None else numpy.array(order)
     whole = len(dataset)
-    borders = [whole * i // n_fold for i in range(n_fold + 1)]
+    borders = [whole * i // n_folds for i in range(n_folds + 1)]
     splits = []
     for test_size in reversed([b - a for a, b in zip(borders, borders[1:])]):
         splits.append(split_dataset(dataset, whole - test_size, order))
@@ -145,8 +145,29 @@ def get_cross_validation_datasets(dataset, n_fold: int,
     return splits
 
 
-def get_cross_validation_datasets_random(dataset, n_fold: int,
-                                         seed: int | None = None) -> list[tuple]:
-    """:func:`get_cross_validation_datasets` after a random permutation drawn from ``seed``."""
+def get_cross_validation_datasets_random(dataset, n_folds: int | None = None,
+                                         seed: int | None = None, *,
+                                         n_fold: int | None = None
+                                         ) -> list[tuple[SubDataset, SubDataset]]:
+    """:func:`get_cross_validation_datasets` after a random permutation drawn from ``seed``
+    (``n_fold`` is the deprecated name of ``n_folds``, as in Chainer)."""
+    n_folds = _n_folds('get_cross_validation_datasets_random', n_folds, n_fold)
     order = numpy.random.RandomState(seed).permutation(len(dataset))
-    return get_cross_validation_datasets(dataset, n_fold, order)
+    return get_cross_validation_datasets(dataset, n_folds, order)
+
+
+def _n_folds(who: str, n_folds, n_fold) -> int:
+    """``n_folds``, or the deprecated ``n_fold`` (with a :class:`DeprecationWarning`)."""
+    if n_fold is not None:
+        if n_folds is not None:
+            raise TypeError(f'{who}: give n_folds only (n_fold is its deprecated name), but '
+                            f'got n_folds={n_folds!r} and n_fold={n_fold!r}')
+        warnings.warn(f'{who}: n_fold is deprecated; use n_folds', DeprecationWarning,
+                      stacklevel=3)
+        n_folds = n_fold
+    if n_folds is None:
+        raise TypeError(f'{who}: n_folds (the number of folds) is required')
+    _check_int(who, 'n_folds', n_folds)
+    if n_folds <= 0:
+        raise ValueError(f'{who}: n_folds must be positive, but got {n_folds}')
+    return n_folds

@@ -14,6 +14,7 @@ import numpy
 
 from framework.dataset.iterator import Iterator
 from framework.iterators.order_samplers import ShuffleOrderSampler
+from framework.serializers.serializer import Deserializer
 
 IteratorState = collections.namedtuple(
     'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order'))
@@ -70,6 +71,37 @@ def _take(order, begin, end):
     if order is None:
         return numpy.arange(begin, end, dtype=numpy.intp)
     return numpy.asarray(order[begin:end], dtype=numpy.intp)
+
+
+def _serialize_order(who: str, serializer, order: numpy.ndarray) -> numpy.ndarray:
+    """Serializes the order of the epoch under ``order``, or ``_order`` where a snapshot of an
+    older layout has it there."""
+    try:
+        loaded = _serialize_optional(serializer, 'order', order)
+    except KeyError as error:
+        try:
+            loaded = _serialize_optional(serializer, '_order', order)
+        except KeyError:
+            raise error from None
+    if loaded is None:
+        return order
+    loaded = numpy.asarray(loaded)
+    if loaded.shape != order.shape:
+        raise ValueError(f'{who}: the order of the snapshot has shape {loaded.shape}, but this '
+                         f'iterator draws orders of shape {order.shape}')
+    return loaded
+
+
+def _serialize_optional(serializer, key: str, value):
+    """``serializer(key, value)`` for a value that older snapshots may lack.
+
+    A deserializer is asked with None: a missing key then raises :class:`KeyError` at once
+    (``NpzDeserializer.load`` would otherwise collect it and fail at the end), and None comes
+    back where it leaves the value as it is (a non-strict one).
+    """
+    if isinstance(serializer, Deserializer):
+        return serializer(key, None)
+    return serializer(key, value)
 
 
 def make_order_sampler(who: str, shuffle, order_sampler, seed):
@@ -171,22 +203,38 @@ class BatchIterator(Iterator):
         order = self._state.order
         return len(self.dataset) if order is None else len(order)
 
+    def _guess_previous_epoch_detail(self) -> float:
+        """``previous_epoch_detail`` one batch back from the position (-1 at the start)."""
+        if self.epoch_detail <= 0:
+            return -1.
+        return max(self.epoch + (self.current_position - self.batch_size) / self._epoch_size,
+                   0.)
+
     def serialize(self, serializer) -> None:
         """Saves or restores the position, the order of the epoch and the sampler's state.
 
         The keys are Chainer's (``current_position``, ``epoch``, ``is_new_epoch``, ``order``,
         ``previous_epoch_detail``) plus ``order_sampler/...`` for the state of the sampler, so
-        that a resumed run draws the same orders in the later epochs.
+        that a resumed run draws the same orders in the later epochs. Snapshots of Chainer's
+        older layouts load too: the order under ``_order`` (Chainer's ``MultithreadIterator``
+        and old ``SerialIterator``), no ``previous_epoch_detail`` (guessed as Chainer does).
         """
         position = serializer('current_position', self.current_position)
         epoch = serializer('epoch', self.epoch)
         is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
         order = self._state.order
         if order is not None:
-            order = serializer('order', numpy.array(order))
-        self._previous_epoch_detail = serializer(
-            'previous_epoch_detail', self._previous_epoch_detail)
+            order = _serialize_order(self._who, serializer, numpy.array(order))
         self._state = IteratorState(int(position), int(epoch), bool(is_new_epoch), order)
+        try:
+            previous = _serialize_optional(
+                serializer, 'previous_epoch_detail', self._previous_epoch_detail)
+        except KeyError:
+            # Older Chainer snapshots have none: guess it from the position, as Chainer does.
+            previous = self._guess_previous_epoch_detail()
+        # None (some old snapshots hold it; a non-strict deserializer lacking the key returns
+        # it) stands for -1 here: no batch yet.
+        self._previous_epoch_detail = -1. if previous is None else float(previous)
         sampler_serialize = getattr(self.order_sampler, 'serialize', None)
         if sampler_serialize is not None:
             try:

@@ -120,9 +120,15 @@ class PrefetchingIterator(BatchIterator):
 
     def reset(self) -> None:
         if self._finalized:
-            raise RuntimeError(f'{self._who}: cannot reset a finalized iterator')
+            self._reopen()
         super().reset()
         self._restart()
+
+    def _reopen(self) -> None:
+        """Makes a finalized iterator usable again, for :meth:`reset`. Not supported here, as
+        in Chainer's ``MultiprocessIterator``; subclasses whose workers start again on demand
+        override it."""
+        raise NotImplementedError(f'{self._who}: cannot reset a finalized iterator')
 
     def serialize(self, serializer) -> None:
         before = self._state

@@ -44,7 +44,7 @@ class MultithreadIterator(PrefetchingIterator):
 
     An error raised by the dataset is raised by ``next`` with its traceback; the batch can be
     asked for again. :meth:`finalize` (or the end of a ``with`` block) waits for the batches
-    being read and stops the pool.
+    being read and stops the pool; :meth:`reset` then starts the iteration again.
     """
 
     _who = 'MultithreadIterator'
@@ -76,6 +76,11 @@ class MultithreadIterator(PrefetchingIterator):
 
     def _shutdown(self) -> None:
         self._loader.shutdown()
+
+    def _reopen(self) -> None:
+        # As in Chainer, reset() makes a finalized MultithreadIterator usable again: the pool
+        # is made again on the next batch.
+        self._finalized = False
 
 
 class _PoolLoader:

@@ -75,3 +75,25 @@ def test_cross_validation():
     assert tests == list(range(10))
     for train, test in splits:
         assert sorted(list(train) + list(test)) == list(range(10))
+
+
+def test_cross_validation_n_folds_keyword():
+    expected = get_cross_validation_datasets(list(range(5)), 3)
+    splits = get_cross_validation_datasets(list(range(5)), n_folds=3)
+    assert [(list(a), list(b)) for a, b in splits] == [(list(a), list(b)) for a, b in expected]
+    random_splits = get_cross_validation_datasets_random(list(range(5)), n_folds=3, seed=0)
+    assert len(random_splits) == 3
+
+
+@pytest.mark.parametrize('function', [get_cross_validation_datasets,
+                                      get_cross_validation_datasets_random])
+def test_cross_validation_deprecated_n_fold(function):
+    with pytest.warns(DeprecationWarning, match='n_folds'):
+        splits = function(list(range(6)), n_fold=2)
+    assert len(splits) == 2
+    with pytest.raises(TypeError, match='n_folds'):
+        function(list(range(6)), 2, n_fold=2)
+    with pytest.raises(TypeError, match='n_folds'):
+        function(list(range(6)))
+    with pytest.raises(ValueError, match='n_folds must be positive'):
+        function(list(range(6)), 0)

@@ -3,7 +3,7 @@
 import numpy
 import pytest
 
-from framework.iterators import ShuffleOrderSampler
+from framework.iterators import MultiprocessIterator, ShuffleOrderSampler
 
 
 def _values(batch):
@@ -152,3 +152,16 @@ def test_context_manager_finalizes(make_iterator):
     with make_iterator(list(range(4)), 2) as it:
         next(it)
     it.finalize()  # a second finalize is a no-op
+
+
+def test_reset_after_finalize(make_iterator):
+    # As in Chainer: a MultithreadIterator starts again; a MultiprocessIterator cannot.
+    it = make_iterator(list(range(4)), 2, repeat=False, shuffle=False)
+    next(it)
+    it.finalize()
+    if make_iterator.kind is MultiprocessIterator:
+        with pytest.raises(NotImplementedError, match='finalized'):
+            it.reset()
+        return
+    it.reset()
+    assert [_values(b) for b in it] == [[0, 1], [2, 3]]

@@ -159,3 +159,56 @@ def test_serializers_without_a_hierarchy(make_iterator):
     resumed.serialize(_FlatDeserializer(target))
     assert resumed.current_position == 4 and resumed.previous_epoch_detail == 0.0
     assert _draw(resumed, 1)[0][:2] == expected[0][:2]
+
+
+@pytest.mark.parametrize('shuffle', [True, False])
+def test_loads_chainers_older_layout(make_iterator, shuffle):
+    # Chainer's MultithreadIterator (and SerialIterator before v4) save the order as '_order';
+    # snapshots before v2.1 have no previous_epoch_detail, which is then guessed as Chainer does.
+    dataset = list(range(6))
+    original = make_iterator(dataset, 2, shuffle=shuffle, seed=1 if shuffle else None)
+    _draw(original, 2)
+    snapshot = {key: value for key, value in _save(original).items()
+                if key != 'previous_epoch_detail'}
+    if shuffle:
+        snapshot['_order'] = snapshot.pop('order')
+    expected = _draw(original, 3)
+
+    resumed = make_iterator(dataset, 2, shuffle=shuffle, seed=2 if shuffle else None)
+    resumed.serialize(NpzDeserializer(snapshot))
+    assert resumed.epoch_detail == pytest.approx(4 / 6)
+    assert resumed.previous_epoch_detail == pytest.approx(2 / 6)
+    assert _draw(resumed, 3) == expected
+
+
+def test_guessed_previous_epoch_detail_at_the_start_is_none(make_iterator):
+    it = make_iterator(list(range(6)), 2, shuffle=False)
+    snapshot = {key: value for key, value in _save(it).items()
+                if key != 'previous_epoch_detail'}
+    it.serialize(NpzDeserializer(snapshot))
+    assert it.previous_epoch_detail is None
+
+
+def test_load_npz_reads_chainers_multithread_layout(make_iterator, tmp_path):
+    # load_npz collects missing keys to report them all; '_order' must still be found.
+    original = make_iterator(list(range(6)), 2, seed=1)
+    _draw(original, 1)
+    snapshot = _save(original)
+    snapshot['_order'] = snapshot.pop('order')
+    del snapshot['previous_epoch_detail']
+    path = tmp_path / 'snapshot.npz'
+    numpy.savez(path, **snapshot)
+    expected = _draw(original, 4)
+
+    resumed = make_iterator(list(range(6)), 2, seed=2)
+    load_npz(str(path), resumed)
+    assert resumed.previous_epoch_detail == pytest.approx(0.)
+    assert _draw(resumed, 4) == expected
+
+
+def test_order_of_another_shape_is_refused(make_iterator):
+    it = make_iterator(list(range(6)), 2, seed=1)
+    snapshot = _save(it)
+    snapshot['order'] = numpy.arange(5)
+    with pytest.raises(ValueError, match='order of the snapshot has shape'):
+        make_iterator(list(range(6)), 2, seed=1).serialize(NpzDeserializer(snapshot))
