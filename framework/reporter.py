@@ -265,7 +265,7 @@ class DictSummary:
             return
         self._summaries.clear()
         try:
-            names = json.loads(str(serializer('_names', '')))
+            names = json.loads(str(serialize_scalar(serializer, '_names', '')))
         except KeyError:
             warnings.warn('DictSummary: the names of statistics are not saved', stacklevel=2)
             return

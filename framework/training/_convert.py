@@ -12,14 +12,14 @@ def call_converter(converter: Callable, batch, device: backend.Device | None):
     """Converts ``batch`` with ``converter`` for ``device``.
 
     A :class:`~framework.dataset.Converter` (such as ``concat_examples``) gets the Device. Any
-    other callable is an old-style converter, as Chainer calls them: ``converter(batch)``
+    other callable is an old-style converter, as Chainer calls them: ``converter(batch, None)``
     without a device, ``converter(batch, -1)`` for the CPU, ``converter(batch, n)`` for GPU
     ``n``, and the Device itself for other devices.
     """
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        return converter(batch, None)
     if isinstance(device, backend.CpuDevice):
         return converter(batch, -1)
     if isinstance(device, backend.GpuDevice):

@@ -63,7 +63,7 @@ class Extension:
 
 def make_extension(trigger=None, default_name: str | None = None, priority: int | None = None,
                    finalizer: Callable | None = None, initializer: Callable | None = None,
-                   on_error: Callable | None = None) -> Callable:
+                   on_error: Callable | None = None, **kwargs) -> Callable:
     """A decorator that makes a function an extension by giving it the extension attributes.
 
     Args:
@@ -76,7 +76,16 @@ def make_extension(trigger=None, default_name: str | None = None, priority: int 
 
     Returns:
         The decorator; it returns the function itself, with the attributes set.
+
+    Raises:
+        ValueError: for ``invoke_before_training``, removed in Chainer 2 (as Chainer does).
+        TypeError: for any other unexpected keyword argument.
     """
+    if 'invoke_before_training' in kwargs:
+        raise ValueError('make_extension: invoke_before_training was removed in Chainer 2; '
+                         'give initializer= instead')
+    if kwargs:
+        raise TypeError(f'make_extension: unexpected keyword arguments {sorted(kwargs)}')
     if trigger is None:
         trigger = Extension.trigger
     if priority is None:

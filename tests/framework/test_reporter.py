@@ -194,3 +194,14 @@ def test_framework_exports_the_reporter_names():
     assert framework.Reporter is reporter.Reporter
     assert framework.DictSummary is reporter.DictSummary
     assert framework.report_scope is reporter.report_scope
+
+
+def test_dict_summary_load_of_a_file_without_names_warns_and_starts_empty(tmp_path):
+    path = tmp_path / 'old.npz'
+    numpy.savez(path, dummy=0)  # a snapshot of a version that saved nothing
+    summary = reporter.DictSummary()
+    summary.add({'a': 3.})
+    with pytest.warns(UserWarning, match='names of statistics are not saved'):
+        framework.serializers.load_npz(str(path), summary)
+    summary.add({'b': 2.})
+    assert summary.compute_mean() == {'b': 2.}

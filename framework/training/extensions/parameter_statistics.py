@@ -22,7 +22,8 @@ class ParameterStatistics(extension.Extension):
     The key of a statistic is ``'{prefix}/{link name}{param path}/{data|grad}/{statistic}'``,
     e.g. ``'main/predictor/conv1/W/data/mean'`` for a link named ``'main'`` (a root link has
     no name: ``'None/...'``, as in Chainer); a statistic that gives several values (the
-    percentiles) reports each under ``'.../{index}'``.
+    percentiles) reports each under ``'.../{index}'``. A gradient not computed yet is taken as
+    filled with NaN (Chainer's initial gradient), so the keys are the same from the first call.
 
     Args:
         links (Link or list of Link): the links to watch.
@@ -76,6 +77,9 @@ class ParameterStatistics(extension.Extension):
             for param_name, param in link.namedparams():
                 for attr_name in self._attrs:
                     array = getattr(param, attr_name)
+                    if array is None and attr_name == 'grad' and param.array is not None:
+                        # No gradient yet: reported as NaN, as Chainer's NaN-filled one is.
+                        array = _xp(param.array).full_like(param.array, numpy.nan)
                     if array is None:
                         continue
                     # Flattened: a statistic assumes nothing about the axes.

@@ -8,6 +8,7 @@ never a partial file under the snapshot's name.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import queue
 import shutil
@@ -92,9 +93,10 @@ class SimpleWriter(Writer):
         self.save(filename, outdir, target, self._savefun, **self._kwds)
 
 
-class ThreadWriter(Writer):
-    """Writes each snapshot in a new thread, so that training goes on meanwhile; a snapshot
-    waits for the previous one to be written, and :meth:`finalize` for the last one.
+class StandardWriter(Writer):
+    """Writes each snapshot in a worker made by :meth:`create_worker` (a thread or a process),
+    so that training goes on meanwhile; a snapshot waits for the previous one to be written,
+    and :meth:`finalize` for the last one.
 
     Args:
         savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
@@ -105,13 +107,16 @@ class ThreadWriter(Writer):
         super().__init__()
         self._savefun = savefun
         self._kwds = kwds
-        self._worker: threading.Thread | None = None
+        self._worker = None
 
     def __call__(self, filename, outdir, target):
         self.finalize()
-        self._worker = threading.Thread(
-            target=self.save, args=(filename, outdir, target, self._savefun), kwargs=self._kwds)
+        self._worker = self.create_worker(filename, outdir, target, **self._kwds)
         self._worker.start()
+
+    def create_worker(self, filename: str, outdir: str, target, **kwds):
+        """Returns an unstarted worker (with ``start`` and ``join``) that saves ``target``."""
+        raise NotImplementedError(f'{type(self).__name__} must implement create_worker')
 
     def finalize(self):
         if self._worker is not None:
@@ -119,8 +124,36 @@ class ThreadWriter(Writer):
             self._worker = None
 
 
-class ThreadQueueWriter(Writer):
-    """Writes the snapshots one after the other in a worker thread fed by a queue.
+class ThreadWriter(StandardWriter):
+    """A :class:`StandardWriter` whose workers are threads.
+
+    Args:
+        savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
+        kwds: keyword arguments for ``savefun``.
+    """
+
+    def create_worker(self, filename, outdir, target, **kwds) -> threading.Thread:
+        return threading.Thread(target=self.save, args=(filename, outdir, target, self._savefun),
+                                kwargs=kwds)
+
+
+class ProcessWriter(StandardWriter):
+    """A :class:`StandardWriter` whose workers are processes (the target is copied into the
+    process, so training may change it meanwhile).
+
+    Args:
+        savefun (callable): ``savefun(path, target, **kwds)``; :func:`save_npz` by default.
+        kwds: keyword arguments for ``savefun``.
+    """
+
+    def create_worker(self, filename, outdir, target, **kwds) -> multiprocessing.Process:
+        return multiprocessing.Process(
+            target=self.save, args=(filename, outdir, target, self._savefun), kwargs=kwds)
+
+
+class QueueWriter(Writer):
+    """Writes the snapshots one after the other in a consumer (a thread or a process) fed by
+    a queue; :meth:`create_queue` and :meth:`create_consumer` choose which.
 
     Args:
         savefun (callable): ``savefun(path, target)``; :func:`save_npz` by default.
@@ -131,13 +164,34 @@ class ThreadQueueWriter(Writer):
     def __init__(self, savefun: Callable = save_npz, task: Callable | None = None):
         super().__init__()
         self._task = SimpleWriter(savefun=savefun) if task is None else task
-        self._queue: queue.Queue = queue.Queue()
-        self._consumer = threading.Thread(target=self._consume, daemon=True)
+        self._queue = self.create_queue()
+        self._consumer = self.create_consumer(self._queue)
         self._consumer.start()
         self._finalized = False
 
     def __call__(self, filename, outdir, target):
-        self._queue.put((filename, outdir, target))
+        self._queue.put((self._task, filename, outdir, target))
+
+    def create_queue(self):
+        """Returns the queue of the snapshots to write (``put``, ``get``, ``task_done``,
+        ``join``)."""
+        raise NotImplementedError(f'{type(self).__name__} must implement create_queue')
+
+    def create_consumer(self, q):
+        """Returns an unstarted consumer (with ``start`` and ``join``) running
+        :meth:`consume` on ``q``."""
+        raise NotImplementedError(f'{type(self).__name__} must implement create_consumer')
+
+    def consume(self, q) -> None:
+        """Runs the tasks of ``q`` until it gets None."""
+        while True:
+            item = q.get()
+            try:
+                if item is None:
+                    return
+                item[0](item[1], item[2], item[3])  # task(filename, outdir, target)
+            finally:
+                q.task_done()
 
     def _add_cleanup_hook(self, hook):
         # The task saves, so the task runs the hooks.
@@ -145,21 +199,43 @@ class ThreadQueueWriter(Writer):
         if add is not None:
             add(hook)
 
-    def _consume(self):
-        while True:
-            item = self._queue.get()
-            try:
-                if item is None:
-                    return
-                self._task(*item)
-            finally:
-                self._queue.task_done()
-
     def finalize(self):
         if not self._finalized:
             self._finalized = True
             self._queue.put(None)
+            self._queue.join()
             self._consumer.join()
+
+
+class ThreadQueueWriter(QueueWriter):
+    """A :class:`QueueWriter` whose consumer is a thread.
+
+    Args:
+        savefun (callable): ``savefun(path, target)``; :func:`save_npz` by default.
+        task (callable): called as ``task(filename, outdir, target)`` for each snapshot.
+    """
+
+    def create_queue(self) -> queue.Queue:
+        return queue.Queue()
+
+    def create_consumer(self, q) -> threading.Thread:
+        return threading.Thread(target=self.consume, args=(q,), daemon=True)
+
+
+class ProcessQueueWriter(QueueWriter):
+    """A :class:`QueueWriter` whose consumer is a process. The consumer starts with the
+    writer, so the stale snapshots of ``snapshot(n_retains=...)`` are not removed by it.
+
+    Args:
+        savefun (callable): ``savefun(path, target)``; :func:`save_npz` by default.
+        task (callable): called as ``task(filename, outdir, target)`` for each snapshot.
+    """
+
+    def create_queue(self) -> multiprocessing.JoinableQueue:
+        return multiprocessing.JoinableQueue()
+
+    def create_consumer(self, q) -> multiprocessing.Process:
+        return multiprocessing.Process(target=self.consume, args=(q,), daemon=True)
 
 
 class EngineWriter(Writer):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import warnings
 
+from framework.reporter import serialize_scalar
+
 _UNITS = ('epoch', 'iteration')
 
 
@@ -46,16 +48,18 @@ class PreviousPosition:
             self.epoch_detail = updater.epoch_detail
 
     def serialize(self, serializer, who: str) -> None:
-        """Saves or loads ``previous_iteration`` and ``previous_epoch_detail``."""
+        """Saves or loads ``previous_iteration`` and ``previous_epoch_detail``; a file without
+        them (an old snapshot) gives a warning, not an error, as in Chainer."""
         try:
-            self.iteration = serializer('previous_iteration', self.iteration)
+            self.iteration = serialize_scalar(serializer, 'previous_iteration', self.iteration)
         except KeyError:
             warnings.warn(f'{who}: the previous iteration was not saved; it is guessed from the '
                           'current one, which is right only if the trigger is called at every '
                           'iteration', stacklevel=3)
             self.iteration = -1
         try:
-            self.epoch_detail = serializer('previous_epoch_detail', self.epoch_detail)
+            self.epoch_detail = serialize_scalar(serializer, 'previous_epoch_detail',
+                                                 self.epoch_detail)
         except KeyError:
             warnings.warn(f'{who}: the previous epoch detail was not saved; the one of the '
                           'updater is used', stacklevel=3)

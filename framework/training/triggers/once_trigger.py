@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
+
+from framework.reporter import serialize_scalar
+
 
 class OnceTrigger:
     """A trigger that fires at its first call only (and, optionally, once more after a
@@ -28,5 +32,14 @@ class OnceTrigger:
         return fire
 
     def serialize(self, serializer) -> None:
-        """Saves or loads whether the first call is still to come (``_flag_first``)."""
-        self._flag_first = bool(serializer('_flag_first', self._flag_first))
+        """Saves or loads whether the first call is still to come (``_flag_first``); a file
+        without it (an old snapshot) gives a warning and the first call is taken as done, as in
+        Chainer."""
+        try:
+            self._flag_first = bool(serialize_scalar(serializer, '_flag_first',
+                                                     self._flag_first))
+        except KeyError:
+            warnings.warn('OnceTrigger: the flag was not saved; the first call is taken as '
+                          'done, which is wrong if the trigger was saved before it',
+                          stacklevel=2)
+            self._flag_first = False

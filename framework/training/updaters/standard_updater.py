@@ -143,4 +143,4 @@ class StandardUpdater(Updater):
         for name, optimizer in self._optimizers.items():
             optimizer.serialize(serializer['optimizer:' + name])
             optimizer.target.serialize(serializer['model:' + name])
-        self.iteration = int(serializer('iteration', self.iteration))
+        self.iteration = serializer('iteration', self.iteration)

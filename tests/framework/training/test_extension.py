@@ -46,3 +46,13 @@ def test_make_extension_defaults():
     assert ext.trigger == (1, 'iteration') and ext.default_name == 'ext'
     assert ext.priority == training.PRIORITY_READER
     assert ext.finalize is None and ext.initialize is None
+
+
+def test_make_extension_rejects_invoke_before_training_with_value_error():
+    with pytest.raises(ValueError, match='initializer='):
+        training.make_extension(invoke_before_training=False)
+
+
+def test_make_extension_rejects_unknown_keyword_arguments():
+    with pytest.raises(TypeError, match='foo'):
+        training.make_extension(foo=1)

@@ -64,3 +64,14 @@ def test_root_link_without_a_name_and_nan_params(make_trainer):
     seen = _observed(trainer, ext)
     assert numpy.isnan(seen[0]['None/W/data/mean'])  # Chainer's key for a root link
     assert seen[0]['None/b/data/mean'] == 0
+
+
+def test_gradients_not_computed_yet_report_nan_under_the_grad_keys(make_trainer):
+    model = L.Linear(3, 2)
+    assert model.W.grad is None
+    trainer = make_trainer((1, 'iteration'))
+    ext = extensions.ParameterStatistics(model, statistics={'min': numpy.min},
+                                         report_params=False, trigger=(1, 'iteration'))
+    seen = _observed(trainer, ext)
+    assert sorted(seen[0]) == ['None/W/grad/min', 'None/b/grad/min']
+    assert all(numpy.isnan(v) for v in seen[0].values())

@@ -1,6 +1,8 @@
 """Snapshot writers: the file appears whole under its name, from any thread."""
 
+import multiprocessing
 import os
+import queue
 import threading
 import zipfile
 
@@ -21,7 +23,9 @@ def _target():
 @pytest.mark.parametrize('make_writer', [
     snapshot_writers.SimpleWriter,
     snapshot_writers.ThreadWriter,
+    snapshot_writers.ProcessWriter,
     snapshot_writers.ThreadQueueWriter,
+    snapshot_writers.ProcessQueueWriter,
     snapshot_writers.EngineWriter,
 ], ids=lambda w: w.__name__)
 def test_writers_write_loadable_files(tmp_path, make_writer):
@@ -72,3 +76,32 @@ def test_save_keeps_the_keyword_arguments(tmp_path):
 def test_writer_base_is_abstract(tmp_path):
     with pytest.raises(NotImplementedError):
         snapshot_writers.Writer()('x', str(tmp_path), {})
+
+
+@pytest.mark.parametrize('make_writer, worker_type', [
+    (snapshot_writers.ThreadWriter, threading.Thread),
+    (snapshot_writers.ProcessWriter, multiprocessing.Process),
+])
+def test_standard_writers_make_unstarted_workers(tmp_path, make_writer, worker_type):
+    worker = make_writer().create_worker('snap', str(tmp_path), _target())
+    assert isinstance(worker, worker_type)
+    assert not worker.is_alive()
+
+
+@pytest.mark.parametrize('make_writer', [
+    snapshot_writers.StandardWriter, snapshot_writers.QueueWriter,
+], ids=lambda w: w.__name__)
+def test_worker_and_queue_writer_bases_are_abstract(tmp_path, make_writer):
+    with pytest.raises(NotImplementedError):
+        make_writer()('x', str(tmp_path), {})
+
+
+def test_queue_writer_consume_runs_tasks_until_none():
+    done = []
+    q = queue.Queue()
+    for name in ('a', 'b'):
+        q.put((lambda *args: done.append(args), name, 'out', 'target'))
+    q.put(None)
+    snapshot_writers.ThreadQueueWriter.consume(None, q)
+    assert done == [('a', 'out', 'target'), ('b', 'out', 'target')]
+    q.join()  # every item, None included, was marked done

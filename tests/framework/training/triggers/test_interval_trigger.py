@@ -1,8 +1,9 @@
 """IntervalTrigger: fires at multiples of the period, in iterations or (fractional) epochs."""
 
+import numpy
 import pytest
 
-from framework.serializers import DictionarySerializer, NpzDeserializer
+from framework.serializers import DictionarySerializer, NpzDeserializer, load_npz
 from framework.training import triggers
 
 
@@ -65,3 +66,17 @@ def test_training_length_and_str():
     assert str(trigger) == "IntervalTrigger(3, 'epoch')"
     with pytest.raises(ValueError, match='IntervalTrigger: unit'):
         triggers.IntervalTrigger(1, 'second')
+
+
+def test_load_npz_of_a_file_without_the_previous_position_warns(make_trainer, advance, tmp_path):
+    path = tmp_path / 'old.npz'
+    numpy.savez(path, dummy=0)  # a snapshot of a version that saved nothing
+    trigger = triggers.IntervalTrigger(2, 'iteration')
+    with pytest.warns(UserWarning) as record:
+        load_npz(str(path), trigger)
+    messages = ' '.join(str(w.message) for w in record)
+    assert 'previous iteration was not saved' in messages
+    assert 'previous epoch detail was not saved' in messages
+    trainer = make_trainer()
+    advance(trainer, 3)
+    assert [trigger(trainer), _fires(trigger, trainer, advance, 1)] == [False, [True]]

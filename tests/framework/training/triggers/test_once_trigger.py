@@ -1,6 +1,9 @@
 """OnceTrigger: fires at the first call (and once after a resume, when asked)."""
 
-from framework.serializers import DictionarySerializer, NpzDeserializer
+import numpy
+import pytest
+
+from framework.serializers import DictionarySerializer, NpzDeserializer, load_npz
 from framework.training import triggers
 
 
@@ -20,3 +23,12 @@ def test_call_on_resume():
         resumed = triggers.OnceTrigger(call_on_resume=call_on_resume)
         resumed.serialize(NpzDeserializer(saver.target))
         assert [resumed(None), resumed(None)] == expected
+
+
+def test_loading_a_file_without_the_flag_warns_and_takes_the_first_call_as_done(tmp_path):
+    path = tmp_path / 'old.npz'
+    numpy.savez(path, dummy=0)  # a snapshot of a version that saved nothing
+    trigger = triggers.OnceTrigger()
+    with pytest.warns(UserWarning, match='flag was not saved'):
+        load_npz(str(path), trigger)
+    assert trigger(None) is False

@@ -98,6 +98,18 @@ def test_old_style_converter_gets_an_int_device():
     assert seen == [-1, None]
 
 
+def test_old_style_converter_without_a_default_gets_none_as_in_chainer():
+    seen = []
+
+    def old_converter(batch, device):
+        seen.append(device)
+        return framework.dataset.concat_examples(batch)
+
+    updater, _, _ = _updater(converter=old_converter)
+    updater.update()
+    assert seen == [None]
+
+
 @pytest.mark.parametrize('device', devices(), ids=str)
 def test_device_moves_the_model_and_the_arrays(device):
     seen = []
@@ -141,7 +153,7 @@ def test_serialize_uses_chainer_keys_and_resumes():
 
     resumed, resumed_model, _ = _updater(batch_size=4)
     resumed.serialize(NpzDeserializer(saver.target))
-    assert resumed.iteration == 1
+    assert resumed.iteration == 1 and type(resumed.iteration) is int
     updater.update()
     resumed.update()
     numpy.testing.assert_array_equal(resumed_model.fc.W.array, model.fc.W.array)
