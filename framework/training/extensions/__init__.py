@@ -5,8 +5,8 @@
   :class:`MicroAverage`, :func:`observe_value`, :func:`observe_lr`.
 - Snapshots: :func:`snapshot`, :func:`snapshot_object` (atomic writes, ``autoload``,
   ``n_retains``) and the writers of :mod:`.snapshot_writers`.
-- Schedules of optimizer attributes: :class:`ExponentialShift`, :class:`StepShift`,
-  :class:`MultistepShift`, :class:`LinearShift`, :class:`PolynomialShift`,
+- Schedules of optimizer attributes: :class:`ExponentialShift`, :class:`InverseShift`,
+  :class:`StepShift`, :class:`MultistepShift`, :class:`LinearShift`, :class:`PolynomialShift`,
   :class:`WarmupShift`; :func:`make_shift` makes one from a function of the trainer.
 - Safety and debugging: :class:`FailOnNonNumber`, :func:`dump_graph`.
 """
@@ -17,6 +17,7 @@ from framework.training.extensions.computational_graph import DumpGraph, dump_gr
 from framework.training.extensions.evaluator import Evaluator
 from framework.training.extensions.exponential_shift import ExponentialShift
 from framework.training.extensions.fail_on_nonnumber import FailOnNonNumber
+from framework.training.extensions.inverse_shift import InverseShift
 from framework.training.extensions.linear_shift import LinearShift
 from framework.training.extensions.log_report import LogReport
 from framework.training.extensions.make_shift import make_shift
@@ -32,7 +33,8 @@ from framework.training.extensions.value_observation import observe_lr, observe_
 from framework.training.extensions.warmup_shift import WarmupShift
 
 __all__ = [
-    'DumpGraph', 'Evaluator', 'ExponentialShift', 'FailOnNonNumber', 'LinearShift', 'LogReport',
+    'DumpGraph', 'Evaluator', 'ExponentialShift', 'FailOnNonNumber', 'InverseShift',
+    'LinearShift', 'LogReport',
     'MicroAverage', 'MultistepShift', 'ParameterStatistics', 'PlotReport', 'PolynomialShift',
     'PrintReport', 'ProgressBar', 'StepShift', 'WarmupShift', 'dump_graph', 'make_shift',
     'observe_lr', 'observe_value', 'snapshot', 'snapshot_object', 'snapshot_writers',
