@@ -64,6 +64,25 @@ class Shift(extension.Extension):
         self._last_value = value
 
 
+class InitialValueShift(Shift):
+    """A shift computed from an initial value ``init`` (the attribute's value at the start
+    when None).
+
+    Args:
+        attr (str): the name of the optimizer attribute (``'lr'``).
+        init (float): the initial value, or None.
+        optimizer: the optimizer; the updater's ``'main'`` one when None.
+    """
+
+    def __init__(self, attr: str, init: float | None, optimizer=None):
+        super().__init__(attr, optimizer)
+        self._init = init
+
+    def resolve_initial(self, optimizer) -> None:
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+
+
 def stop_at_target(value, target, increasing: bool):
     """``value`` held at ``target`` once it passes it (in the direction of the shift); works
     for negative values too, as Chainer's ratio test does (a zero target is never passed, a

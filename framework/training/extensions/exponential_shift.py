@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from framework.training.extensions._shift import Shift, stop_at_target
+from framework.training.extensions._shift import InitialValueShift, stop_at_target
 
 
-class ExponentialShift(Shift):
+class ExponentialShift(InitialValueShift):
     """Sets an optimizer attribute to ``init * rate ** t`` at the ``t``-th call (e.g. an
     exponential decay of the learning rate), held at ``target`` once it passes it.
 
@@ -26,14 +26,9 @@ class ExponentialShift(Shift):
                  target: float | None = None, optimizer=None):
         if rate < 0:
             raise ValueError(f'ExponentialShift: rate must be non-negative, but got {rate}')
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, optimizer)
         self._rate = rate
-        self._init = init
         self._target = target
-
-    def resolve_initial(self, optimizer):
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
 
     def value_at(self, t):
         value = self._init * self._rate ** t

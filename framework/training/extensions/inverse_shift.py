@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from framework.training.extensions._shift import Shift, stop_at_target
+from framework.training.extensions._shift import InitialValueShift, stop_at_target
 
 
-class InverseShift(Shift):
+class InverseShift(InitialValueShift):
     """Sets an optimizer attribute to ``init * (1 + gamma * t) ** -power`` at the ``t``-th
     call (Caffe's ``inv`` learning-rate policy), held at ``target`` once it passes it.
 
@@ -27,15 +27,10 @@ class InverseShift(Shift):
                  target: float | None = None, optimizer=None):
         if gamma < 0:
             raise ValueError(f'InverseShift: gamma must be non-negative, but got {gamma}')
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, optimizer)
         self._gamma = gamma
         self._power = power
-        self._init = init
         self._target = target
-
-    def resolve_initial(self, optimizer):
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
 
     def value_at(self, t):
         value = self._init * (1 + self._gamma * t) ** -self._power

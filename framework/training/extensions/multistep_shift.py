@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import bisect
 
-from framework.training.extensions._shift import Shift
+from framework.training.extensions._shift import InitialValueShift
 
 
-class MultistepShift(Shift):
+class MultistepShift(InitialValueShift):
     """Sets an optimizer attribute to ``init * gamma ** k`` where ``k`` is the number of
     entries of ``step_value`` reached by the call count.
 
@@ -31,10 +31,9 @@ class MultistepShift(Shift):
 
     def __init__(self, attr: str, gamma: float, step_value, init: float | None,
                  optimizer=None):
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, optimizer)
         self._gamma = gamma
         self._step_value = list(step_value)
-        self._init = init
 
     @property
     def _current_step(self) -> int:
@@ -48,10 +47,6 @@ class MultistepShift(Shift):
             serializer('_current_step', self._current_step)
         except KeyError:  # written by a Chainer that did not save it: it is not needed
             pass
-
-    def resolve_initial(self, optimizer):
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
 
     def value_at(self, t):
         return self._init * self._gamma ** bisect.bisect_right(self._step_value, t)

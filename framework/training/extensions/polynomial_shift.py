@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from framework.training.extensions._shift import Shift, stop_at_target
+from framework.training.extensions._shift import InitialValueShift, stop_at_target
 
 
-class PolynomialShift(Shift):
+class PolynomialShift(InitialValueShift):
     """Sets an optimizer attribute to ``init * (1 - t / max_count) ** rate`` at the ``t``-th
     call (0 from ``max_count`` on), held at ``target`` once it passes it.
 
@@ -22,15 +22,10 @@ class PolynomialShift(Shift):
 
     def __init__(self, attr: str, rate: float, max_count: int, init: float | None = None,
                  target: float | None = None, optimizer=None):
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, optimizer)
         self._rate = rate
         self._max_count = max_count
-        self._init = init
         self._target = target
-
-    def resolve_initial(self, optimizer):
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
 
     def value_at(self, t):
         if t == 0:

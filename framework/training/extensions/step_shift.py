@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from framework.training.extensions._shift import Shift, stop_at_target
+from framework.training.extensions._shift import InitialValueShift, stop_at_target
 
 
-class StepShift(Shift):
+class StepShift(InitialValueShift):
     """Sets an optimizer attribute to ``init * gamma ** floor(t / step)`` at the ``t``-th
     call, held at ``target`` once it passes it.
 
@@ -22,15 +22,10 @@ class StepShift(Shift):
 
     def __init__(self, attr: str, gamma: float, step: int, init: float | None = None,
                  target: float | None = None, optimizer=None):
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, optimizer)
         self._gamma = gamma
         self._step = step
-        self._init = init
         self._target = target
-
-    def resolve_initial(self, optimizer):
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
 
     def value_at(self, t):
         value = self._init * self._gamma ** (t // self._step)
