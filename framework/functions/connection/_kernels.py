@@ -52,6 +52,13 @@ def _is_matrix(x, stride, dtype) -> bool:
     return all(s == 1 for s in stride) and x.dtype == dtype and x.flags.c_contiguous
 
 
+def _is_channel_major(x, stride, dtype) -> bool:
+    """Whether the input of a pointwise convolution is laid out channel by channel (as the
+    outputs of :func:`convolve` over several images are): its columns are then a view."""
+    return (all(s == 1 for s in stride) and x.dtype == dtype
+            and x.swapaxes(0, 1).flags.c_contiguous)
+
+
 def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
     """The spatial size of a convolution's output (``cover_all`` has one bool per axis)."""
     return tuple(conv.get_conv_outsize(n, k, s, p, c, d)
@@ -74,6 +81,8 @@ def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
     if _is_pointwise(in_size, ksize, stride, pad, out):
         if _is_matrix(x, stride, dtype) and n == 1:
             return x.reshape(shape)
+        if _is_channel_major(x, stride, dtype):
+            return xp.moveaxis(x, 0, 1).reshape(shape)
         view = x[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)]
     else:
         view = conv.im2col(x, ksize, stride, pad, 0, cover_all, dilate)

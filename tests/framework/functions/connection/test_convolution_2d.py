@@ -162,3 +162,20 @@ def test_outputs_do_not_share_the_scratch_columns():
     numpy.testing.assert_allclose(y1.array, _reference(x1, W1, None, 1, 1, False, 1, 1))
     numpy.testing.assert_allclose(y2.array, _reference(x2, W2, None, 1, 1, False, 1, 1))
     numpy.testing.assert_array_equal(y3.array, saved)
+
+
+@pytest.mark.parametrize('groups', [1, 2])
+def test_pointwise_on_channel_major_images(groups):
+    # Convolutions over several images return them channel by channel ((C, N, H, W) memory);
+    # a following 1x1 convolution reads them as its columns without a copy.
+    rng = numpy.random.RandomState(3)
+    x = numpy.moveaxis(rng.randn(4, 3, 5, 6).astype(numpy.float32), 0, 1)
+    W = rng.randn(6, 4 // groups, 1, 1).astype(numpy.float32)
+    y = F.convolution_2d(x, W, groups=groups)
+    numpy.testing.assert_allclose(y.array, _reference(x, W, None, 1, 0, False, 1, groups),
+                                  rtol=1e-5, atol=1e-5)
+    xv, Wv = Variable(x), Variable(W)
+    gW, = grad([F.sum(F.convolution_2d(xv, Wv, groups=groups) ** 2)], [Wv])
+    gW_contiguous, = grad([F.sum(F.convolution_2d(numpy.ascontiguousarray(x), Wv,
+                                                  groups=groups) ** 2)], [Wv])
+    numpy.testing.assert_allclose(gW.array, gW_contiguous.array, rtol=1e-5, atol=1e-5)
