@@ -78,13 +78,19 @@ class Statistics:
 def sum_of_products(a, b, axes: tuple[int, ...]):
     """``(a * b).sum(axis=axes, keepdims=True)`` without the product array: for arrays
     ``(N, C, *spatial)`` summed over every axis but the second (batch normalization's case),
-    one dot product per image and channel; otherwise through the product."""
+    one dot product per image and channel, or per channel when both are laid out channel by
+    channel (as convolutions over several images return them); otherwise through the
+    product."""
     xp = backend.get_array_module(a)
     n, c = a.shape[:2]
-    if (a.ndim > 2 and axes == (0,) + tuple(range(2, a.ndim)) and a.dtype == b.dtype
-            and a.flags.c_contiguous and b.flags.c_contiguous):
-        dots = xp.matmul(a.reshape(n, c, 1, -1), b.reshape(n, c, -1, 1))
-        return dots.sum(axis=0).reshape((1, c) + (1,) * (a.ndim - 2))
+    if a.ndim > 2 and axes == (0,) + tuple(range(2, a.ndim)) and a.dtype == b.dtype:
+        keep = (1, c) + (1,) * (a.ndim - 2)
+        if a.flags.c_contiguous and b.flags.c_contiguous:
+            dots = xp.matmul(a.reshape(n, c, 1, -1), b.reshape(n, c, -1, 1))
+            return dots.sum(axis=0).reshape(keep)
+        a_major, b_major = a.swapaxes(0, 1), b.swapaxes(0, 1)
+        if a_major.flags.c_contiguous and b_major.flags.c_contiguous:
+            return xp.matmul(a_major.reshape(c, 1, -1), b_major.reshape(c, -1, 1)).reshape(keep)
     return (a * b).sum(axis=axes, keepdims=True)
 
 

@@ -2,12 +2,14 @@
 gradients (so third-order derivatives of the normalizations) are checked here."""
 
 import numpy
+import pytest
 
 from framework.functions.normalization._standardize import (
     MulInvStd,
     Standardize,
     StandardizeGrad,
     Statistics,
+    sum_of_products,
 )
 from framework.testing import FLOAT_DTYPES, FunctionTestCase
 
@@ -76,3 +78,34 @@ class TestMulInvStd(_Case):
     def forward_expected(self, inputs):
         inv_std = _reference(inputs[0], self.axes)[1]
         return (inv_std * inputs[1]).astype(self.dtype),
+
+
+def _layouts(shape, rng):
+    """The same values contiguous, channel by channel ((C, N, ...) memory) and strided."""
+    a = rng.randn(*shape).astype(numpy.float32)
+    channel_major = numpy.moveaxis(numpy.ascontiguousarray(numpy.moveaxis(a, 1, 0)), 0, 1)
+    strided = numpy.repeat(a, 2, axis=-1)[..., ::2]
+    return {'contiguous': a, 'channel_major': channel_major, 'strided': strided}
+
+
+@pytest.mark.parametrize('shape', [(3, 4, 5, 6), (2, 3, 7), (1, 2, 3, 4, 5)])
+@pytest.mark.parametrize('layout_a, layout_b', [('contiguous', 'contiguous'),
+                                                ('channel_major', 'channel_major'),
+                                                ('channel_major', 'contiguous'),
+                                                ('strided', 'channel_major')])
+def test_sum_of_products_over_all_axes_but_the_channels(shape, layout_a, layout_b):
+    rng = numpy.random.RandomState(0)
+    a = _layouts(shape, rng)[layout_a]
+    b = _layouts(shape, rng)[layout_b]
+    axes = (0,) + tuple(range(2, len(shape)))
+    expected = (a.astype(numpy.float64) * b).sum(axis=axes, keepdims=True)
+    actual = sum_of_products(a, b, axes)
+    assert actual.shape == expected.shape
+    numpy.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_sum_of_products_over_other_axes():
+    rng = numpy.random.RandomState(1)
+    a, b = rng.randn(2, 3, 4, 5), rng.randn(2, 3, 4, 5)
+    numpy.testing.assert_allclose(sum_of_products(a, b, (1, 2, 3)),
+                                  (a * b).sum(axis=(1, 2, 3), keepdims=True))
