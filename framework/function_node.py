@@ -8,6 +8,7 @@ differentiable functions, so that the backward pass can itself be differentiated
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Sequence
 
@@ -16,6 +17,21 @@ import numpy
 from framework import backend
 from framework.config import config
 from framework.variable import Variable, VariableNode
+
+# The active recorders of applied functions, innermost last (framework.graph.trace pushes one).
+# A recorder has ``thread``, the ident of the thread whose applications it records, ``depth``,
+# the number of forwards running (only the outermost applications are recorded), and
+# ``record(node, input_variables, output_variables)``.
+tracers: list = []
+
+
+def tracer_of_this_thread():
+    """The innermost recorder of this thread's applications, or None."""
+    ident = threading.get_ident()
+    for tracer in reversed(tracers):
+        if tracer.thread == ident:
+            return tracer
+    return None
 
 
 class FunctionNode:
@@ -66,7 +82,12 @@ class FunctionNode:
 
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
+        tracer = tracer_of_this_thread() if tracers else None
+        if tracer is not None:
+            tracer.depth += 1
         outputs = self.forward(in_data)
+        if tracer is not None:
+            tracer.depth -= 1
         if not isinstance(outputs, tuple):
             raise TypeError(f'{self.label}.forward must return a tuple of arrays, '
                             f'got {type(outputs).__name__}')
@@ -75,7 +96,10 @@ class FunctionNode:
             _check_nan(self, outputs)
 
         if not (requires_grad and config.enable_backprop):
-            return tuple([Variable(y, requires_grad=requires_grad) for y in outputs])
+            ret = tuple([Variable(y, requires_grad=requires_grad) for y in outputs])
+            if tracer is not None and tracer.depth == 0:
+                tracer.record(self, input_vars, ret)
+            return ret
 
         self.rank = max([x._node.rank for x in input_vars], default=0)
         self.inputs = tuple([x._node for x in input_vars])
@@ -89,6 +113,8 @@ class FunctionNode:
         if self._output_indexes_to_retain is not None:
             self._retained_output_data = tuple([outputs[i]
                                                 for i in self._output_indexes_to_retain])
+        if tracer is not None and tracer.depth == 0:
+            tracer.record(self, input_vars, ret)
         return ret
 
     def check_type_forward(self, in_data: tuple) -> None:

@@ -1,0 +1,16 @@
+"""Static graphs: a define-by-run function traced into a graph of operations, optimized
+(constants folded, batch normalizations, residual additions and activations fused into the
+convolutions, channels-last layouts for convolutions and poolings), its memory planned once,
+and run.
+
+``framework.graph.compile(model)`` gives a function computing what ``model`` computes in
+inference, faster; :func:`trace`, :func:`optimize` and :class:`Executor` are its steps.
+"""
+
+from framework.graph.compile import CompiledFunction, compile, optimize  # noqa: A004
+from framework.graph.executor import Executor
+from framework.graph.graph import Graph, Op, Value, trace
+from framework.graph.memory_plan import MemoryPlan, plan_memory
+
+__all__ = ['CompiledFunction', 'Executor', 'Graph', 'MemoryPlan', 'Op', 'Value', 'compile',
+           'optimize', 'plan_memory', 'trace']

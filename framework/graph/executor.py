@@ -1,0 +1,69 @@
+"""The executor: runs a final graph on arrays, with its memory allocated once."""
+
+from __future__ import annotations
+
+import numpy
+
+from framework.graph.graph import Graph
+from framework.graph.memory_plan import plan_memory
+from framework.graph.ops import _view
+
+
+class Executor:
+    """Runs ``graph`` (optimized, layouts assigned) on input arrays.
+
+    The blocks and workspaces of its memory plan are allocated here, once; each call writes
+    the planned values into them and allocates only the graph's outputs (and what nodes run
+    as they are allocate), so calls are not thread-safe: use one executor per thread.
+
+    Args:
+        graph (Graph): the graph, not changed afterwards.
+    """
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.plan = plan = plan_memory(graph)
+        xp = graph.xp
+        for op in graph.ops:
+            op.prepare(graph)
+        blocks = [xp.empty(size, numpy.uint8) for size in plan.block_sizes]
+        self._workspace = {name: xp.empty(size, numpy.uint8)
+                           for name, size in plan.workspace.items() if size}
+        self._template = [value.const for value in graph.values]
+        self._steps = []
+        for i, op in enumerate(graph.ops):
+            out = None
+            if op.planned and op.outputs[0] in plan.block_of:
+                value = graph.values[op.outputs[0]]
+                out = _view(blocks[plan.block_of[op.outputs[0]]], value.physical_shape,
+                            value.dtype)
+            dead = [v for v in dict.fromkeys(op.inputs + op.outputs)
+                    if plan.last_reads.get(v, i) == i and graph.values[v].const is None]
+            self._steps.append((op, out, dead))
+
+    def __call__(self, *inputs) -> list:
+        """Computes the graph's outputs (arrays, in order) from its inputs."""
+        graph = self.graph
+        if len(inputs) != len(graph.inputs):
+            raise TypeError(f'the graph takes {len(graph.inputs)} inputs, got {len(inputs)}')
+        values = list(self._template)
+        for k, (v, x) in enumerate(zip(graph.inputs, inputs)):
+            expected = graph.values[v]
+            if x.shape != expected.shape or x.dtype != expected.dtype:
+                raise ValueError(f'input {k} must be of shape {expected.shape} and dtype '
+                                 f'{expected.dtype} (as traced), got {x.shape} and {x.dtype}')
+            values[v] = x
+        workspace = self._workspace
+        for op, out, dead in self._steps:
+            result = op.run([values[v] for v in op.inputs], out, workspace)
+            if len(op.outputs) == 1:
+                values[op.outputs[0]] = result
+            else:
+                for v, y in zip(op.outputs, result):
+                    values[v] = y
+            for v in dead:
+                values[v] = None
+        xp = graph.xp
+        return [xp.array(values[v]) if k in self.plan.aliased_outputs else values[v]
+                for k, v in enumerate(graph.outputs)]
+

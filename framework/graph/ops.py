@@ -1,0 +1,447 @@
+"""The operations that an optimized graph runs in place of function nodes.
+
+Convolutions and poolings compute channels-last (``(N, H, W, C)`` arrays): a window of a
+channels-last image is a run of contiguous memory per kernel row, so the window copies are
+long, and the output of a convolution's matrix product (``(N * H * W, O)``) is the next
+layer's input as it is. A convolution carries what follows it in the network when that has
+been fused into it: a folded batch normalization (in its weight and bias), a residual addition
+and an activation, all applied to its output while it is fresh.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from framework import backend
+from framework.graph.graph import NCHW, NHWC, Graph, Op
+
+
+def _view(buffer, shape, dtype):
+    """An array of ``shape`` and ``dtype`` at the start of the byte array ``buffer``."""
+    dtype = numpy.dtype(dtype)
+    return buffer[:math.prod(shape) * dtype.itemsize].view(dtype).reshape(shape)
+
+
+def _output(xp, out, shape, dtype):
+    return xp.empty(shape, dtype) if out is None else out
+
+
+def _apply_activation(xp, y, activation) -> None:
+    if activation is None:
+        return
+    if activation[0] == 'relu':
+        xp.maximum(y, 0, out=y)
+    else:
+        xp.clip(y, 0, activation[1], out=y)
+
+
+def _describe_activation(activation) -> str:
+    if activation is None:
+        return ''
+    return ' relu' if activation[0] == 'relu' else f' clip(0, {activation[1]})'
+
+
+class _Padding:
+    """The geometry of a windowed operation along the two spatial axes: the padding at each
+    end that makes every window of the output lie inside the padded input."""
+
+    def __init__(self, in_size, out_size, ksize, stride, pad, dilate):
+        self.in_size = tuple(in_size)
+        self.out_size = tuple(out_size)
+        self.ksize = tuple(ksize)
+        self.stride = tuple(stride)
+        self.dilate = tuple(dilate)
+        self.begin = tuple(pad)
+        self.end = tuple(max(0, (o - 1) * s + (k - 1) * d + 1 - p - n) for n, o, k, s, p, d in
+                         zip(in_size, out_size, ksize, stride, pad, dilate))
+        self.padded_size = tuple(n + b + e for n, b, e in zip(in_size, self.begin, self.end))
+        self.needed = any(self.begin) or any(self.end)
+
+    def padded(self, xp, x, buffer, fill):
+        """``x (N, H, W, C)`` padded with ``fill``, in ``buffer`` when padding is needed."""
+        if not self.needed:
+            return x
+        n, c = x.shape[0], x.shape[3]
+        out = _view(buffer, (n,) + self.padded_size + (c,), x.dtype)
+        (bh, bw), (h, w) = self.begin, self.in_size
+        out[:, :bh] = fill
+        out[:, bh + h:] = fill
+        out[:, bh:bh + h, :bw] = fill
+        out[:, bh:bh + h, bw + w:] = fill
+        out[:, bh:bh + h, bw:bw + w] = x
+        return out
+
+    def tap(self, padded, i, j):
+        """The input elements at kernel offset ``(i, j)`` of every window, ``(N, oh, ow, C)``."""
+        (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilate, self.out_size
+        return padded[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                      j * dw:j * dw + (ow - 1) * sw + 1:sw]
+
+    def windows(self, xp, padded):
+        """Every window, as the view ``(N, oh, ow, kh, kw, C)``."""
+        s0, s1, s2, s3 = padded.strides
+        (sh, sw), (dh, dw) = self.stride, self.dilate
+        shape = (padded.shape[0],) + self.out_size + self.ksize + (padded.shape[3],)
+        return xp.lib.stride_tricks.as_strided(
+            padded, shape, (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3))
+
+    def pad_bytes(self, n, c, dtype) -> int:
+        if not self.needed:
+            return 0
+        return n * math.prod(self.padded_size) * c * numpy.dtype(dtype).itemsize
+
+
+class Conv2D(Op):
+    """``activation(convolution(x, W) + b + residual)``, channels-last.
+
+    Args:
+        inputs: ``[x]``, or ``[x, residual]`` once a residual addition is fused.
+        W: the filters ``(O, C // groups, kh, kw)``.
+        b: the bias ``(O,)``, or None.
+        stride, pad, dilate: pairs; groups: int.
+
+    Attributes:
+        activation: None, ``('relu',)`` or ``('clip', cap)``.
+    """
+
+    def __init__(self, inputs, outputs, W, b, stride, pad, dilate, groups):
+        super().__init__(inputs, outputs)
+        self.W = W
+        self.b = b
+        self.stride = tuple(stride)
+        self.pad = tuple(pad)
+        self.dilate = tuple(dilate)
+        self.groups = groups
+        self.activation = None
+        self._matrix = None
+        self._padding = None
+
+    @property
+    def residual(self) -> bool:
+        return len(self.inputs) == 2
+
+    def input_layouts(self, graph):
+        return [NHWC] * len(self.inputs)
+
+    def output_layout(self, graph):
+        return NHWC
+
+    def _geometry(self, graph: Graph):
+        x, y = graph.values[self.inputs[0]], graph.values[self.outputs[0]]
+        return _Padding(x.shape[2:], y.shape[2:], self.W.shape[2:], self.stride, self.pad,
+                        self.dilate)
+
+    @property
+    def _depthwise(self) -> bool:
+        return self.W.shape[1] == 1 and self.groups == self.W.shape[0] and self.groups > 1
+
+    def _pointwise(self, geometry: _Padding) -> bool:
+        """Whether each window is one input element (1x1, no padding)."""
+        return self.W.shape[2:] == (1, 1) and not geometry.needed
+
+    def workspace(self, graph):
+        n, c, _, _ = graph.values[self.inputs[0]].shape
+        o, oh, ow = graph.values[self.outputs[0]].shape[1:]
+        itemsize = self.W.dtype.itemsize
+        geometry = self._geometry(graph)
+        needs = {'pad': geometry.pad_bytes(n, c, self.W.dtype)}
+        rows = n * oh * ow
+        if self._depthwise:
+            needs['tap'] = rows * o * itemsize
+            return needs
+        k = c * math.prod(self.W.shape[2:])
+        needs['col'] = rows * k * itemsize
+        if self.groups > 1:
+            needs['gemm'] = rows * o * itemsize
+        return needs
+
+    def prepare(self, graph):
+        """Lays the weight out for the products (after every fusion has changed it)."""
+        self._padding = self._geometry(graph)
+        o, cg, kh, kw = self.W.shape
+        xp = _array_module(self.W)
+        if self._depthwise:
+            self._matrix = xp.ascontiguousarray(self.W.reshape(o, kh, kw).transpose(1, 2, 0))
+            return
+        g = self.groups
+        w = self.W.reshape(g, o // g, cg, kh, kw).transpose(0, 3, 4, 2, 1)
+        self._matrix = xp.ascontiguousarray(w.reshape(g, kh * kw * cg, o // g))
+
+    def run(self, inputs, out, workspace):
+        x = inputs[0]
+        xp = _array_module(x)
+        n, h, w, c = x.shape
+        o = self.W.shape[0]
+        geometry = self._padding
+        oh, ow = geometry.out_size
+        rows = n * oh * ow
+        y = _output(xp, out, (n, oh, ow, o), x.dtype)
+        y2 = y.reshape(rows, o)
+        if self._depthwise:
+            self._depthwise_sum(xp, geometry, x, y, workspace)
+        else:
+            col = self._columns(xp, geometry, x, workspace)
+            g = self.groups
+            if g == 1:
+                xp.matmul(col.reshape(rows, -1), self._matrix[0], out=y2)
+            else:
+                product = _view(workspace['gemm'], (g, rows, o // g), x.dtype)
+                xp.matmul(col.reshape(rows, g, -1).transpose(1, 0, 2), self._matrix,
+                          out=product)
+                xp.copyto(y2.reshape(rows, g, o // g), product.transpose(1, 0, 2))
+        if self.b is not None:
+            xp.add(y2, self.b, out=y2)
+        if self.residual:
+            xp.add(y, inputs[1], out=y)
+        _apply_activation(xp, y, self.activation)
+        return y
+
+    def _columns(self, xp, geometry, x, workspace):
+        """The windows of ``x`` as rows ``(N * oh * ow, groups, kh * kw * C // groups)``
+        (``x`` itself for a pointwise convolution without stride)."""
+        n, c = x.shape[0], x.shape[3]
+        oh, ow = geometry.out_size
+        if self._pointwise(geometry):
+            if self.stride == (1, 1) and x.flags.c_contiguous:
+                return x
+            col = _view(workspace['col'], (n, oh, ow, c), x.dtype)
+            xp.copyto(col, geometry.tap(x, 0, 0))
+            return col
+        padded = geometry.padded(xp, x, workspace.get('pad'), 0)
+        windows = geometry.windows(xp, padded)
+        g = self.groups
+        kh, kw = geometry.ksize
+        if g > 1:
+            windows = windows.reshape(n, oh, ow, kh, kw, g, c // g).transpose(
+                0, 1, 2, 5, 3, 4, 6)
+        col = _view(workspace['col'], windows.shape, x.dtype)
+        xp.copyto(col, windows)
+        return col
+
+    def _depthwise_sum(self, xp, geometry, x, y, workspace):
+        """A depthwise convolution as a sum over kernel offsets of shifted inputs times their
+        per-channel weights."""
+        padded = geometry.padded(xp, x, workspace.get('pad'), 0)
+        kh, kw = geometry.ksize
+        term = _view(workspace['tap'], y.shape, y.dtype)
+        for i in range(kh):
+            for j in range(kw):
+                tap = geometry.tap(padded, i, j)
+                if i == 0 and j == 0:
+                    xp.multiply(tap, self._matrix[0, 0], out=y)
+                else:
+                    xp.multiply(tap, self._matrix[i, j], out=term)
+                    xp.add(y, term, out=y)
+
+    def describe(self):
+        kh, kw = self.W.shape[2:]
+        text = (f'Conv2D {kh}x{kw}/{self.stride[0]} {self.W.shape[1] * self.groups}->'
+                f'{self.W.shape[0]}')
+        if self.groups > 1:
+            text += f' groups={self.groups}'
+        if self.b is not None:
+            text += ' +bias'
+        if self.residual:
+            text += ' +residual'
+        return text + _describe_activation(self.activation)
+
+
+class Affine(Op):
+    """``x * scale + shift`` with one scale and shift per channel (axis 1 of the logical
+    shape): a batch normalization with fixed statistics."""
+
+    inplace = 0
+
+    def __init__(self, inputs, outputs, scale, shift):
+        super().__init__(inputs, outputs)
+        self.scale = scale
+        self.shift = shift
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        y = _output(xp, out, x.shape, x.dtype)
+        if self.in_layouts[0] == NHWC:
+            scale, shift = self.scale, self.shift
+        else:
+            shape = (-1,) + (1,) * (x.ndim - 2)
+            scale, shift = self.scale.reshape(shape), self.shift.reshape(shape)
+        xp.multiply(x, scale, out=y)
+        xp.add(y, shift, out=y)
+        return y
+
+    def describe(self):
+        return 'Affine'
+
+
+class Activation(Op):
+    """ReLU (``('relu',)``) or ReLU clipped at ``cap`` (``('clip', cap)``)."""
+
+    inplace = 0
+
+    def __init__(self, inputs, outputs, activation):
+        super().__init__(inputs, outputs)
+        self.activation = activation
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        y = _output(xp, out, x.shape, x.dtype)
+        if self.activation[0] == 'relu':
+            xp.maximum(x, 0, out=y)
+        else:
+            xp.clip(x, 0, self.activation[1], out=y)
+        return y
+
+    def describe(self):
+        return 'Activation' + _describe_activation(self.activation)
+
+
+class Add(Op):
+    """The sum of two values of one shape."""
+
+    inplace = 0
+
+    def input_layouts(self, graph):
+        return [None, graph.values[self.inputs[0]].layout]
+
+    def run(self, inputs, out, workspace):
+        a, b = inputs
+        xp = _array_module(a)
+        y = _output(xp, out, a.shape, a.dtype)
+        xp.add(a, b, out=y)
+        return y
+
+
+class ChannelScale(Op):
+    """``x * factor`` for a 4-D ``x`` and a factor ``(N, C, 1, 1)`` or ``(1, C, 1, 1)``: one
+    number per image and channel (a squeeze-and-excitation block's gating), in either layout
+    of ``x``."""
+
+    inplace = 0
+
+    def input_layouts(self, graph):
+        return [None, NCHW]
+
+    def run(self, inputs, out, workspace):
+        x, factor = inputs
+        xp = _array_module(x)
+        y = _output(xp, out, x.shape, x.dtype)
+        if self.in_layouts[0] == NHWC:
+            factor = factor.reshape(factor.shape[0], 1, 1, factor.shape[1])
+        xp.multiply(x, factor, out=y)
+        return y
+
+
+class Pool2D(Op):
+    """Max pooling, or average pooling divided by ``divisor`` (a number, or None for the
+    number of input elements in each window), channels-last."""
+
+    def __init__(self, inputs, outputs, kind, ksize, stride, pad, divisor=None):
+        super().__init__(inputs, outputs)
+        self.kind = kind
+        self.ksize = tuple(ksize)
+        self.stride = tuple(stride)
+        self.pad = tuple(pad)
+        self.divisor = divisor
+        self._counts = None
+        self._padding = None
+
+    def input_layouts(self, graph):
+        return [NHWC]
+
+    def output_layout(self, graph):
+        return NHWC
+
+    def _geometry(self, graph):
+        x, y = graph.values[self.inputs[0]], graph.values[self.outputs[0]]
+        return _Padding(x.shape[2:], y.shape[2:], self.ksize, self.stride, self.pad, (1, 1))
+
+    def workspace(self, graph):
+        n, c = graph.values[self.inputs[0]].shape[:2]
+        dtype = graph.values[self.inputs[0]].dtype
+        return {'pad': self._geometry(graph).pad_bytes(n, c, dtype)}
+
+    def prepare(self, graph):
+        self._padding = self._geometry(graph)
+        if self.kind == 'average' and self.divisor is None:
+            ones = numpy.ones((1,) + self._padding.in_size + (1,))
+            padded = self._padding.padded(numpy, ones, numpy.empty(
+                self._padding.pad_bytes(1, 1, ones.dtype), numpy.uint8), 0)
+            counts = sum(self._padding.tap(padded, i, j) for i in range(self.ksize[0])
+                         for j in range(self.ksize[1]))
+            self._counts = graph.xp.asarray(counts.astype(graph.values[self.inputs[0]].dtype))
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        geometry = self._padding
+        n, c = x.shape[0], x.shape[3]
+        y = _output(xp, out, (n,) + geometry.out_size + (c,), x.dtype)
+        fill = -numpy.inf if self.kind == 'max' else 0
+        padded = geometry.padded(xp, x, workspace.get('pad'), fill)
+        reduce = xp.maximum if self.kind == 'max' else xp.add
+        for i in range(self.ksize[0]):
+            for j in range(self.ksize[1]):
+                tap = geometry.tap(padded, i, j)
+                if i == 0 and j == 0:
+                    xp.copyto(y, tap)
+                else:
+                    reduce(y, tap, out=y)
+        if self.kind == 'average':
+            xp.divide(y, self.divisor if self._counts is None else self._counts, out=y)
+        return y
+
+    def describe(self):
+        return (f'Pool2D {self.kind} {self.ksize[0]}x{self.ksize[1]}/{self.stride[0]}')
+
+
+class GlobalMean(Op):
+    """The mean over the spatial axes of a 4-D value, ``(N, C)`` or, with ``keepdims``,
+    ``(N, C, 1, 1)``."""
+
+    def __init__(self, inputs, outputs, keepdims):
+        super().__init__(inputs, outputs)
+        self.keepdims = keepdims
+
+    def output_layout(self, graph):
+        return NCHW
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        channels_last = self.in_layouts[0] == NHWC
+        axes = (1, 2) if channels_last else (2, 3)
+        y = _output(xp, out, (x.shape[0], x.shape[3 if channels_last else 1]) +
+                    ((1, 1) if self.keepdims else ()), x.dtype)
+        xp.mean(x, axis=axes, out=y.reshape(y.shape[:2]))
+        return y
+
+
+class Transpose(Op):
+    """A 4-D value moved to the layout ``layout``."""
+
+    def __init__(self, inputs, outputs, layout):
+        super().__init__(inputs, outputs)
+        self.layout = layout
+
+    def output_layout(self, graph):
+        return self.layout
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        axes = (0, 2, 3, 1) if self.layout == NHWC else (0, 3, 1, 2)
+        view = x.transpose(axes)
+        y = _output(xp, out, view.shape, x.dtype)
+        xp.copyto(y, view)
+        return y
+
+    def describe(self):
+        return f'Transpose to {self.layout}'
+
+
+def _array_module(x):
+    return backend.get_array_module(x)

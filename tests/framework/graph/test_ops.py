@@ -1,0 +1,125 @@
+"""The graph's own ops compute what the function nodes they replace compute: convolutions of
+every geometry (channels-last, with a bias, padded, strided, dilated, grouped, depthwise,
+covering all), max and average poolings, and global means, reading channels-first inputs or
+channels-last convolution outputs."""
+
+import functools
+import itertools
+
+import numpy
+import pytest
+
+import framework
+import framework.functions as F
+import framework.links as L
+from framework import initializers
+from framework.functions.pooling.average_pooling_nd import average_pooling_nd
+from framework.graph import ops
+
+DTYPES = (numpy.float32, numpy.float64)
+
+
+def _input(shape, dtype=numpy.float32, seed=0):
+    return numpy.random.RandomState(seed).uniform(-1, 1, shape).astype(dtype)
+
+
+def _ops(g, kind) -> list:
+    return [op for op in g.ops if isinstance(op, kind)]
+
+
+# --- convolutions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize('ksize', [1, 3, 5, 7])
+@pytest.mark.parametrize('stride', [1, 2])
+@pytest.mark.parametrize('pad', [0, 1, 2])
+@pytest.mark.parametrize('dilate', [1, 2])
+@pytest.mark.parametrize('groups, channels', [(1, (4, 6)), (2, (4, 6)), (4, (4, 4)),
+                                              (4, (4, 8))],
+                         ids=['dense', 'groups2', 'depthwise', 'depthwise-multiplier'])
+def test_convolution_geometry(ksize, stride, pad, dilate, groups, channels, assert_compiles):
+    in_channels, out_channels = channels
+    if 10 + 2 * pad < dilate * (ksize - 1) + 1:
+        pytest.skip('the kernel is larger than the padded input')
+    rng = numpy.random.RandomState(ksize * 100 + stride * 10 + pad)
+    for nobias, cover_all, dtype in itertools.product((False, True), (False, True), DTYPES):
+        W = rng.standard_normal((out_channels, in_channels // groups, ksize, ksize))
+        b = None if nobias else rng.standard_normal(out_channels).astype(dtype)
+        x = _input((3 if cover_all else 1, in_channels, 10, 11), dtype)
+        fast = assert_compiles(functools.partial(
+            F.convolution_2d, W=W.astype(dtype), b=b, stride=stride, pad=pad,
+            cover_all=cover_all, dilate=dilate, groups=groups), x)
+        conv, = _ops(fast.graph(x), ops.Conv2D)
+        assert (conv.b is None) == nobias and conv.groups == groups
+
+
+# --- poolings and global means ------------------------------------------------------------
+
+
+class ConvThen(framework.Chain):
+    """A convolution and then ``fn`` (so that ``fn`` reads a channels-last value)."""
+
+    def __init__(self, fn, dtype=numpy.float32):
+        super().__init__()
+        self.fn = fn
+        with self.init_scope():
+            self.conv = L.Convolution2D(3, 5, 3, pad=1,
+                                        initialW=initializers.LeCunNormal(dtype=dtype),
+                                        initial_bias=initializers.Normal(0.5, dtype))
+
+    def forward(self, x):
+        return self.fn(self.conv(x))
+
+
+def _after(source, fn, dtype=numpy.float32):
+    """``fn`` of the input itself (channels-first) or of a convolution (channels-last)."""
+    return fn if source == 'input' else ConvThen(fn, dtype)
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('ksize, stride, pad', [(2, None, 0), (3, 2, 0), (3, 2, 1), (3, 1, 1),
+                                                (2, 2, 1), (3, 3, 2), (1, 2, 0)])
+@pytest.mark.parametrize('cover_all', [True, False])
+def test_max_pooling(source, ksize, stride, pad, cover_all, assert_compiles):
+    x = _input((3, 3, 11, 10))
+    fast = assert_compiles(_after(source, lambda h: F.max_pooling_2d(
+        h, ksize, stride, pad, cover_all)), x)
+    pool, = _ops(fast.graph(x), ops.Pool2D)
+    assert pool.kind == 'max'
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('ksize, stride, pad', [(2, None, 0), (3, 2, 0), (3, 2, 1), (3, 1, 1),
+                                                (2, 2, 1), (7, 1, 3), (2, 3, 0)])
+@pytest.mark.parametrize('pad_value', [0, None])
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_average_pooling(source, ksize, stride, pad, pad_value, dtype, assert_compiles):
+    x = _input((3, 3, 11, 10), dtype)
+    fast = assert_compiles(_after(source, lambda h: average_pooling_nd(
+        h, ksize, stride, pad, pad_value), dtype), x)
+    pool, = _ops(fast.graph(x), ops.Pool2D)
+    assert pool.kind == 'average'
+    if pad_value == 0:
+        assert_compiles(_after(source, lambda h: F.average_pooling_2d(h, ksize, stride, pad),
+                               dtype), x)
+
+
+def test_max_pooling_with_windows_in_the_padding_only(assert_compiles):
+    # With cover_all, the last window of a 4-wide input (k=1, s=2) starts past it.
+    x = _input((1, 3, 4, 4))
+    fast = assert_compiles(ConvThen(lambda h: F.max_pooling_2d(h, 1, 2, cover_all=True)), x)
+    y = fast(x).array
+    assert y.shape == (1, 5, 3, 3)
+    assert numpy.isneginf(y[:, :, -1]).all() and numpy.isneginf(y[:, :, :, -1]).all()
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('keepdims', [False, True])
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_global_mean(source, keepdims, dtype, assert_compiles):
+    x = _input((2, 3, 7, 6), dtype)
+    fn = _after(source, lambda h: F.mean(h, axis=(2, 3), keepdims=keepdims), dtype)
+    g = assert_compiles(fn, x).graph(x)
+    mean, = _ops(g, ops.GlobalMean)
+    assert mean.keepdims == keepdims
+    assert not _ops(g, ops.Transpose)[1:]  # at most the input's, none for the output
