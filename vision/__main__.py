@@ -95,6 +95,7 @@ def _predict(args) -> None:
     from vision.utils import read_image
     from vision.weights import label_names
     model = _build(args)
+    model.hybridize()
     names = model.weight_spec.label_names if model.weight_spec is not None else None
     for path in args.images:
         prob = model.predict([read_image(path)], crop=args.crop)[0]

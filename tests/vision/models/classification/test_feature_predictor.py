@@ -122,3 +122,31 @@ def test_classifier_predict_with_several_layers_gives_lists():
     logits, probs = model.predict(images(2, size=(260, 300)))
     assert isinstance(logits, list) and isinstance(probs, list) and len(probs) == 2
     assert logits[0].shape == probs[0].shape == (3,)
+
+
+@pytest.mark.parametrize('crop', ['center', '10'])
+def test_hybridized_predict_is_the_eager_predict(crop):
+    model = ResNet14(pretrained_model='shapes')
+    imgs = images(2, size=(50, 40))
+    expected = model.predict(imgs, crop=crop)
+    model.hybridize()
+    actual = model.predict(imgs, crop=crop)
+    numpy.testing.assert_allclose(numpy.stack(actual), numpy.stack(expected), rtol=1e-4,
+                                  atol=1e-6)
+    assert len(model._static_graph._executors) == 1
+
+
+def test_hybridize_again_after_changing_the_parameters():
+    model = ResNet14(n_class=3, base_channels=4)
+    model.pick = ('fc6', 'prob')
+    img = images(1, size=(260, 300))
+    model.hybridize()
+    before = model.predict(img)[0][0]
+    model.conv1.bn.gamma.array *= 2  # folded into conv1's filters when traced
+    assert numpy.array_equal(model.predict(img)[0][0], before)
+    model.hybridize(False)
+    assert model._static_graph is None
+    changed = model.predict(img)[0][0]
+    assert not numpy.allclose(changed, before)
+    model.hybridize()
+    numpy.testing.assert_allclose(model.predict(img)[0][0], changed, rtol=1e-4, atol=1e-5)
