@@ -2,13 +2,14 @@
 training step.
 
 Ours is :class:`vision.models.ResNet50` (arch ``'fb'``, random weights) run with ``train``
-off and without backpropagation; the training step is a forward in training mode (batch
-statistics), softmax cross entropy, backward and a :class:`~framework.optimizers.MomentumSGD`
-update. PyTorch's is torchvision's ResNet-50 when torchvision is installed, else the same
-network built from ``torch.nn`` here (ResNet v1.5: stride on the 3x3 convolutions), with
-``torch.optim.SGD(momentum=0.9)``. Chainer's is ``chainer.links.ResNet50Layers`` (random
-weights; the stride on the 1x1 convolutions) with ``chainer.optimizers.MomentumSGD``. Inputs
-are 224x224.
+off and without backpropagation, eagerly and compiled by :func:`framework.graph.compile`
+(the ``static graph`` rows, compared with the peers' eager inference); the training step
+is a forward in training mode (batch statistics), softmax cross entropy, backward and a
+:class:`~framework.optimizers.MomentumSGD` update. PyTorch's is torchvision's ResNet-50
+when torchvision is installed, else the same network built from ``torch.nn`` here (ResNet
+v1.5: stride on the 3x3 convolutions), with ``torch.optim.SGD(momentum=0.9)``. Chainer's is
+``chainer.links.ResNet50Layers`` (random weights; the stride on the 1x1 convolutions) with
+``chainer.optimizers.MomentumSGD``. Inputs are 224x224.
 
 ::
 
@@ -33,6 +34,8 @@ import time
 
 import numpy
 
+_STATIC = ', static graph'
+
 
 def _best_of(fn, repeat: int) -> float:
     fn()
@@ -54,6 +57,7 @@ def _data(batch: int):
 def bench_ours(batches: list[int], train_batch: int, repeat: int) -> dict[str, float]:
     import framework
     import framework.functions as F
+    import framework.graph
     from framework import optimizers
     from vision.models import ResNet50
 
@@ -66,6 +70,10 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int) -> dict[str, f
             with framework.using_config('train', False), framework.no_backprop_mode():
                 model(x)
         times[f'inference, batch {batch}'] = _best_of(infer, repeat)
+    compiled = framework.graph.compile(model)
+    for batch in batches:
+        x, _ = _data(batch)
+        times[f'inference, batch {batch}{_STATIC}'] = _best_of(lambda x=x: compiled(x), repeat)
     model.pick = 'fc6'
     optimizer = optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
@@ -200,11 +208,12 @@ def main(argv=None) -> None:
              for name, (module, _) in _PEERS.items()}
     peers = {name: times for name, times in peers.items() if times is not None}
     ours = bench_ours(*settings)
-    print(f'{"ResNet-50, 224x224":<28}{"ours":>12}'
+    print(f'{"ResNet-50, 224x224":<36}{"ours":>12}'
           + ''.join(f'{name:>12}{"ratio":>8}' for name in peers))
     for name, seconds in ours.items():
-        print(f'{name:<28}{seconds * 1e3:>10.1f}ms' + ''.join(
-            f'{times[name] * 1e3:>10.1f}ms{times[name] / seconds:>8.2f}'
+        peer_name = name.removesuffix(_STATIC)
+        print(f'{name:<36}{seconds * 1e3:>10.1f}ms' + ''.join(
+            f'{times[peer_name] * 1e3:>10.1f}ms{times[peer_name] / seconds:>8.2f}'
             for times in peers.values()))
 
 
