@@ -20,7 +20,7 @@ def _sole_reader(graph: Graph, value: int):
     """The op that alone reads ``value``, once; None when there is not one."""
     if value in graph.outputs:
         return None
-    readers = [op for op in graph.ops if value in op.inputs]
+    readers = graph.consumers().get(value, [])
     if len(readers) != 1 or readers[0].inputs.count(value) != 1:
         return None
     return readers[0]

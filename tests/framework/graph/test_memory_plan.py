@@ -17,10 +17,7 @@ def _input(shape=(2, 4, 6, 6)):
 
 
 def _optimized(fn, *inputs):
-    with framework.using_config('train', False):
-        g, _ = graph.trace(fn, *inputs)
-    graph.optimize(g)
-    return g
+    return graph.compile(fn).graph(*inputs)
 
 
 def _writer(g) -> dict[int, int]:
