@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from framework import backend, function_node
 from framework.config import using_config
 from framework.graph.constant_folding import fold_constants
@@ -32,7 +34,7 @@ class CompiledFunction:
     the function under ``train=False`` without backpropagation, optimizes the graph and plans
     its memory; later calls with that signature only run the plan. It returns what the
     function returns (a Variable, or a tuple or list of them), as Variables that are not part
-    of any graph.
+    of any graph. Calls from several threads run one at a time.
 
     Parameters and other arrays the function reads are constants of the graph, some of them
     combined when it is traced (a batch normalization's into the filters of the convolution
@@ -45,6 +47,7 @@ class CompiledFunction:
     def __init__(self, fn):
         self.fn = fn
         self._executors: dict[tuple, tuple[Executor, object]] = {}
+        self._lock = threading.Lock()  # an executor's memory serves one call at a time
 
     def _signature(self, arrays) -> tuple:
         return tuple((a.shape, a.dtype.str, backend.get_device_from_array(a)) for a in arrays)
@@ -64,12 +67,14 @@ class CompiledFunction:
 
     def graph(self, *inputs) -> Graph:
         """The optimized graph that runs for inputs like these."""
-        return self._executor([_array(x) for x in inputs])[0].graph
+        with self._lock:
+            return self._executor([_array(x) for x in inputs])[0].graph
 
     def reset(self) -> None:
         """Forgets every traced graph: the next calls trace again (with the current
         parameters)."""
-        self._executors.clear()
+        with self._lock:
+            self._executors.clear()
 
     def __call__(self, *inputs):
         if function_node.tracer_of_this_thread() is not None:
@@ -80,8 +85,10 @@ class CompiledFunction:
             if not backend.is_array(a):
                 raise TypeError(f'input {i} must be an array or a Variable, '
                                 f'got {type(a).__name__}')
-        executor, structure = self._executor(arrays)
-        outputs = [Variable(y, requires_grad=False) for y in executor(*arrays)]
+        with self._lock:
+            executor, structure = self._executor(arrays)
+            results = executor(*arrays)
+        outputs = [Variable(y, requires_grad=False) for y in results]
         return outputs[0] if structure == 'single' else structure(outputs)
 
 

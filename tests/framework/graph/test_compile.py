@@ -2,6 +2,8 @@
 inference, for the fused patterns, small networks and nodes in between, and behaves as a
 function (fresh outputs, a graph per input signature, :meth:`reset`)."""
 
+import threading
+
 import numpy
 import pytest
 
@@ -391,3 +393,23 @@ def test_constant_subexpressions_are_folded(assert_compiles):
     assert _node_labels(g) == []
     scaling, = _ops(g, ops.ChannelScale)
     numpy.testing.assert_allclose(g.values[scaling.inputs[1]].const, numpy.exp(scale))
+
+
+def test_calls_from_several_threads_get_their_own_results(eager):
+    conv = L.Convolution2D(3, 8, 3, pad=1)
+    fast = graph.compile(lambda x: F.relu(conv(x)))
+    inputs = [_input((2, 3, 16, 16), seed=seed) for seed in range(8)]
+    expected = [eager(lambda x: F.relu(conv(x)), x).array for x in inputs]
+    results = [None] * len(inputs)
+
+    def work(i):
+        for _ in range(5):
+            results[i] = fast(inputs[i]).array
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for actual, e in zip(results, expected):
+        numpy.testing.assert_allclose(actual, e, rtol=1e-5, atol=1e-6)
