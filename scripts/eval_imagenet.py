@@ -3,7 +3,8 @@ synthetic shapes.
 
 As ChainerCV's ``examples/classification/eval_imagenet.py``: the model predicts through
 :class:`~vision.models.FeaturePredictor` (the shorter side resized, the centre crop or ten
-crops averaged), batch by batch from a :class:`~framework.iterators.MultiprocessIterator`.
+crops averaged), batch by batch from a :class:`~framework.iterators.MultiprocessIterator`,
+run as a static graph (:func:`framework.graph.compile`) unless ``--eager``.
 ``--pretrained-model`` is a weight name of the manifest (``vision list``), whose
 preprocessing (resize, crop size and crops) is then the default, or the path of a weight file
 (``OUT/model.npz`` of ``train_imagenet.py``), for which the sizes come from the options.
@@ -39,6 +40,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument('--crop', choices=('center', '10'),
                         help="the centre crop or ten crops (default: the weights', else "
                              "'center')")
+    parser.add_argument('--eager', action='store_true',
+                        help='run the model define-by-run rather than as a static graph')
     add_arguments(parser)
     return parser.parse_args(argv)
 
@@ -69,6 +72,8 @@ def evaluate(args: argparse.Namespace) -> dict:
         crop = args.crop or 'center'
     predictor = FeaturePredictor(model, crop_size, scale_size, crop)
     predictor.to_device(backend.get_device(args.device))
+    if not args.eager:
+        predictor.hybridize()
     iterator = iterators.MultiprocessIterator(dataset, args.batchsize, repeat=False,
                                               shuffle=False, n_processes=args.loaderjob)
 

@@ -98,3 +98,7 @@ def test_train_resumes_and_eval_reads_its_model(load_script, tmp_path):
     # The evaluation preprocesses as the training's validation did, on the same images.
     assert result['top-1 accuracy'] == pytest.approx(second['validation/main/accuracy'])
     assert result['top-5 accuracy'] == 1.0  # four classes
+    # Run define-by-run rather than as a static graph, it scores the same.
+    eager = eval_imagenet.main(_TINY + ['--pretrained-model', str(tmp_path / 'model.npz'),
+                                        '--eager'])
+    assert eager == result

@@ -150,3 +150,16 @@ def test_hybridize_again_after_changing_the_parameters():
     assert not numpy.allclose(changed, before)
     model.hybridize()
     numpy.testing.assert_allclose(model.predict(img)[0][0], changed, rtol=1e-4, atol=1e-5)
+
+
+def test_hybridized_feature_predictor_is_the_eager_one():
+    model = ResNet14(n_class=3, base_channels=4)
+    model.pick = ('fc6', 'prob')
+    predictor = FeaturePredictor(model, 32, 40, '10')
+    imgs = images(3, size=(50, 40))
+    expected = predictor.predict(imgs)
+    predictor.hybridize()
+    actual = predictor.predict(imgs)
+    for a, e in zip(actual, expected):
+        numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-6)
+    assert predictor._static_graph.fn is model
