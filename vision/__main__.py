@@ -91,20 +91,26 @@ def _list(args) -> None:
             print(f'    licence: {spec.licence}')
 
 
+_PREDICT_BATCH = 8  # images predicted together
+
+
 def _predict(args) -> None:
     from vision.utils import read_image
     from vision.weights import label_names
     model = _build(args)
     model.hybridize()
     names = model.weight_spec.label_names if model.weight_spec is not None else None
-    for path in args.images:
-        prob = model.predict([read_image(path)], crop=args.crop)[0]
-        if names is None and len(prob) in (1000, 1001):
-            names = label_names('imagenet' if len(prob) == 1000 else 'imagenet_with_background')
-        print(f'{path}:')
-        for rank, index in enumerate(numpy.argsort(-prob)[:args.top], 1):
-            name = names[index] if names is not None else f'class {index}'
-            print(f'  {rank}. {prob[index]:.4f}  {name} ({index})')
+    for start in range(0, len(args.images), _PREDICT_BATCH):
+        paths = args.images[start:start + _PREDICT_BATCH]
+        probs = model.predict([read_image(path) for path in paths], crop=args.crop)
+        for path, prob in zip(paths, probs):
+            if names is None and len(prob) in (1000, 1001):
+                names = label_names('imagenet' if len(prob) == 1000
+                                    else 'imagenet_with_background')
+            print(f'{path}:')
+            for rank, index in enumerate(numpy.argsort(-prob)[:args.top], 1):
+                name = names[index] if names is not None else f'class {index}'
+                print(f'  {rank}. {prob[index]:.4f}  {name} ({index})')
 
 
 def _download(args) -> None:

@@ -68,6 +68,27 @@ def test_predict_prints_the_top_classes(served_tiny, tmp_path, capsys, tiny_clas
         assert line == f'  {rank}. {prob[index]:.4f}  {names[index]} ({index})'
 
 
+def test_predict_prints_every_image_in_order(served_tiny, tmp_path, capsys, tiny_classifier):
+    # More images than one batch of the command, of different sizes.
+    rng = numpy.random.RandomState(2)
+    images = []
+    for i in range(10):
+        images.append(tmp_path / f'img{i}.png')
+        pixels = rng.randint(0, 256, (12 + i, 16, 3), numpy.uint8)
+        Image.fromarray(pixels).save(images[-1])
+    assert main(['predict', '--model', 'tiny_classifier_for_tests', '--weights', 'demo',
+                 '--top', '1', *map(str, images)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    model = tiny_classifier(pretrained_model='demo')
+    names = weights.label_names('imagenet')
+    assert len(lines) == 2 * len(images)
+    for image, header, line in zip(images, lines[::2], lines[1::2]):
+        prob = FeaturePredictor(model, 8, 10).predict([read_image(str(image))])[0]
+        index = int(numpy.argmax(prob))
+        assert header == f'{image}:'
+        assert line == f'  1. {prob[index]:.4f}  {names[index]} ({index})'
+
+
 def test_download_prints_the_cached_path(served_tiny, capsys):
     assert main(['download', '--model', 'tiny_classifier_for_tests', '--weights', 'demo']) == 0
     path = pathlib.Path(capsys.readouterr().out.strip())
