@@ -188,8 +188,7 @@ class Conv2D(Op):
                 xp.matmul(col.reshape(rows, -1), self._matrix[0], out=y2)
             else:
                 product = _view(workspace['gemm'], (g, rows, o // g), x.dtype)
-                xp.matmul(col.reshape(rows, g, -1).transpose(1, 0, 2), self._matrix,
-                          out=product)
+                xp.matmul(col.reshape(g, rows, -1), self._matrix, out=product)
                 xp.copyto(y2.reshape(rows, g, o // g), product.transpose(1, 0, 2))
         if self.b is not None:
             xp.add(y2, self.b, out=y2)
@@ -199,23 +198,22 @@ class Conv2D(Op):
         return y
 
     def _columns(self, xp, geometry, x, workspace):
-        """The windows of ``x`` as rows ``(N * oh * ow, groups, kh * kw * C // groups)``
-        (``x`` itself for a pointwise convolution without stride)."""
-        n, c = x.shape[0], x.shape[3]
-        oh, ow = geometry.out_size
-        if self._pointwise(geometry):
-            if self.stride == (1, 1) and x.flags.c_contiguous:
-                return x
-            col = _view(workspace['col'], (n, oh, ow, c), x.dtype)
-            xp.copyto(col, geometry.tap(x, 0, 0))
-            return col
-        padded = geometry.padded(xp, x, workspace.get('pad'), 0)
-        windows = geometry.windows(xp, padded)
+        """The windows of ``x`` as rows, ``(N * oh * ow, kh * kw * C)`` (``x`` itself for a
+        pointwise convolution without stride), or group by group,
+        ``(groups, N * oh * ow, kh * kw * C // groups)``."""
+        c = x.shape[3]
         g = self.groups
-        kh, kw = geometry.ksize
+        if self._pointwise(geometry):
+            if self.stride == (1, 1) and x.flags.c_contiguous and g == 1:
+                return x
+            windows = geometry.tap(x, 0, 0)[..., None, None, :]
+        else:
+            padded = geometry.padded(xp, x, workspace.get('pad'), 0)
+            windows = geometry.windows(xp, padded)
         if g > 1:
-            windows = windows.reshape(n, oh, ow, kh, kw, g, c // g).transpose(
-                0, 1, 2, 5, 3, 4, 6)
+            # (groups, N, oh, ow, kh, kw, C // groups): each group's rows contiguous.
+            windows = windows.reshape(windows.shape[:5] + (g, c // g)).transpose(
+                5, 0, 1, 2, 3, 4, 6)
         col = _view(workspace['col'], windows.shape, x.dtype)
         xp.copyto(col, windows)
         return col
