@@ -60,32 +60,32 @@ class _Padding:
         self.needed = any(self.begin) or any(self.end)
 
     def padded(self, xp, x, buffer, fill):
-        """``x (N, H, W, C)`` padded with ``fill``, in ``buffer`` when padding is needed."""
+        """``x (..., H, W, C)`` padded with ``fill``, in ``buffer`` when padding is needed."""
         if not self.needed:
             return x
-        n, c = x.shape[0], x.shape[3]
-        out = _view(buffer, (n,) + self.padded_size + (c,), x.dtype)
+        out = _view(buffer, x.shape[:-3] + self.padded_size + x.shape[-1:], x.dtype)
         (bh, bw), (h, w) = self.begin, self.in_size
-        out[:, :bh] = fill
-        out[:, bh + h:] = fill
-        out[:, bh:bh + h, :bw] = fill
-        out[:, bh:bh + h, bw + w:] = fill
-        out[:, bh:bh + h, bw:bw + w] = x
+        out[..., :bh, :, :] = fill
+        out[..., bh + h:, :, :] = fill
+        out[..., bh:bh + h, :bw, :] = fill
+        out[..., bh:bh + h, bw + w:, :] = fill
+        out[..., bh:bh + h, bw:bw + w, :] = x
         return out
 
     def tap(self, padded, i, j):
-        """The input elements at kernel offset ``(i, j)`` of every window, ``(N, oh, ow, C)``."""
+        """The input elements at kernel offset ``(i, j)`` of every window,
+        ``(..., oh, ow, C)``."""
         (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilate, self.out_size
-        return padded[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
-                      j * dw:j * dw + (ow - 1) * sw + 1:sw]
+        return padded[..., i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                      j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
 
     def windows(self, xp, padded):
-        """Every window, as the view ``(N, oh, ow, kh, kw, C)``."""
-        s0, s1, s2, s3 = padded.strides
+        """Every window, as the view ``(..., oh, ow, kh, kw, C)``."""
+        *lead, s_h, s_w, s_c = padded.strides
         (sh, sw), (dh, dw) = self.stride, self.dilate
-        shape = (padded.shape[0],) + self.out_size + self.ksize + (padded.shape[3],)
+        shape = padded.shape[:-3] + self.out_size + self.ksize + padded.shape[-1:]
         return xp.lib.stride_tricks.as_strided(
-            padded, shape, (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3))
+            padded, shape, tuple(lead) + (s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
 
     def pad_bytes(self, n, c, dtype) -> int:
         if not self.needed:
@@ -200,20 +200,21 @@ class Conv2D(Op):
     def _columns(self, xp, geometry, x, workspace):
         """The windows of ``x`` as rows, ``(N * oh * ow, kh * kw * C)`` (``x`` itself for a
         pointwise convolution without stride), or group by group,
-        ``(groups, N * oh * ow, kh * kw * C // groups)``."""
-        c = x.shape[3]
+        ``(groups, N * oh * ow, kh * kw * C // groups)``.
+
+        The input of a grouped convolution is padded group by group, ``(groups, N, H, W,
+        C // groups)``, so that the windows of a group are runs of ``kw * C // groups``
+        elements rather than of ``C // groups``."""
+        n, h, w, c = x.shape
         g = self.groups
+        if g > 1:
+            x = x.reshape(n, h, w, g, c // g).transpose(3, 0, 1, 2, 4)
+        elif self._pointwise(geometry) and self.stride == (1, 1) and x.flags.c_contiguous:
+            return x
         if self._pointwise(geometry):
-            if self.stride == (1, 1) and x.flags.c_contiguous and g == 1:
-                return x
             windows = geometry.tap(x, 0, 0)[..., None, None, :]
         else:
-            padded = geometry.padded(xp, x, workspace.get('pad'), 0)
-            windows = geometry.windows(xp, padded)
-        if g > 1:
-            # (groups, N, oh, ow, kh, kw, C // groups): each group's rows contiguous.
-            windows = windows.reshape(windows.shape[:5] + (g, c // g)).transpose(
-                5, 0, 1, 2, 3, 4, 6)
+            windows = geometry.windows(xp, geometry.padded(xp, x, workspace.get('pad'), 0))
         col = _view(workspace['col'], windows.shape, x.dtype)
         xp.copyto(col, windows)
         return col
