@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import threading
 
 from framework import backend, function_node
@@ -42,11 +43,17 @@ class CompiledFunction:
 
     Args:
         fn (callable): a function of Variables, e.g. a Link.
+        max_graphs (int): how many signatures keep their graph (and its memory); the least
+            recently used one is dropped beyond that (inputs of ever new sizes retrace).
     """
 
-    def __init__(self, fn):
+    def __init__(self, fn, max_graphs: int = 8):
+        if isinstance(max_graphs, bool) or not isinstance(max_graphs, int) or max_graphs < 1:
+            raise ValueError(f'max_graphs must be a positive int, but got {max_graphs!r}')
         self.fn = fn
-        self._executors: dict[tuple, tuple[Executor, object]] = {}
+        self.max_graphs = max_graphs
+        self._executors: collections.OrderedDict[tuple, tuple[Executor, object]] = (
+            collections.OrderedDict())
         self._lock = threading.Lock()  # an executor's memory serves one call at a time
 
     def _signature(self, arrays) -> tuple:
@@ -59,6 +66,10 @@ class CompiledFunction:
             graph, structure = self._trace(arrays)
             optimize(graph)
             entry = self._executors[key] = (Executor(graph), structure)
+            if len(self._executors) > self.max_graphs:
+                self._executors.popitem(last=False)
+        else:
+            self._executors.move_to_end(key)
         return entry
 
     def _trace(self, arrays):
@@ -96,7 +107,7 @@ def _array(x):
     return x.array if isinstance(x, Variable) else x
 
 
-def compile(fn) -> CompiledFunction:  # noqa: A001 (the name MXNet and PyTorch users expect)
+def compile(fn, max_graphs: int = 8) -> CompiledFunction:  # noqa: A001 (PyTorch's name)
     """Compiles ``fn`` for fast inference: see :class:`CompiledFunction`.
 
     Example::
@@ -105,4 +116,4 @@ def compile(fn) -> CompiledFunction:  # noqa: A001 (the name MXNet and PyTorch u
         fast = framework.graph.compile(model)
         prob = fast(x).array  # as model(x) with train off, faster
     """
-    return CompiledFunction(fn)
+    return CompiledFunction(fn, max_graphs)

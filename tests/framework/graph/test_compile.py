@@ -413,3 +413,22 @@ def test_calls_from_several_threads_get_their_own_results(eager):
         t.join()
     for actual, e in zip(results, expected):
         numpy.testing.assert_allclose(actual, e, rtol=1e-5, atol=1e-6)
+
+
+def test_the_least_recently_used_graphs_beyond_max_graphs_are_dropped(eager):
+    conv = L.Convolution2D(3, 4, 3)
+    fast = graph.compile(conv, max_graphs=2)
+    shapes = [(1, 3, 5, 5), (1, 3, 6, 6), (1, 3, 5, 5), (1, 3, 7, 7)]
+    for shape in shapes:
+        x = _input(shape)
+        numpy.testing.assert_allclose(fast(x).array, eager(conv, x).array, rtol=1e-5,
+                                      atol=1e-6)
+    # 6x6 was the least recently used when 7x7 came.
+    assert [key[0][0] for key in fast._executors] == [(1, 3, 5, 5), (1, 3, 7, 7)]
+
+
+@pytest.mark.parametrize('max_graphs', [0, -1, 1.5, True])
+def test_max_graphs_must_be_a_positive_int(max_graphs):
+    with pytest.raises(ValueError, match=f'max_graphs must be a positive int, but got '
+                                         f'{max_graphs!r}'):
+        graph.compile(F.relu, max_graphs=max_graphs)
