@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import argparse
 
-import numpy
-
 from framework import backend, iterators
+from vision.evaluations import eval_classification
 from vision.models import FeaturePredictor
 from vision.utils import ProgressHook, apply_to_iterator
 
@@ -44,17 +43,6 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help='run the model define-by-run rather than as a static graph')
     add_arguments(parser)
     return parser.parse_args(argv)
-
-
-def top_k_accuracy(probs: numpy.ndarray, labels: numpy.ndarray, k: int) -> float:
-    """The fraction of the images whose label is among the ``k`` most probable classes.
-
-    Args:
-        probs (numpy.ndarray): ``(N, n_class)``, the probabilities.
-        labels (numpy.ndarray): ``(N,)`` int, the true classes.
-    """
-    top = numpy.argsort(-probs, axis=1, kind='stable')[:, :k]
-    return float((top == labels[:, None]).any(axis=1).mean())
 
 
 def evaluate(args: argparse.Namespace) -> dict:
@@ -81,10 +69,8 @@ def evaluate(args: argparse.Namespace) -> dict:
           f'{len(label_names)} classes: resize {scale_size}, {crop} crop {crop_size}')
     _, out_values, rest_values = apply_to_iterator(predictor.predict, iterator,
                                                    hook=ProgressHook(len(dataset)))
-    probs = numpy.stack(list(out_values[0]))
-    labels = numpy.asarray(list(rest_values[0]))
     print()
-    result = {f'top-{k} accuracy': top_k_accuracy(probs, labels, k) for k in (1, 5)}
+    result = eval_classification(out_values[0], rest_values[0], (1, 5))
     for name, value in result.items():
         print(f'{name}: {100 * value:.2f} % (error {100 * (1 - value):.2f} %)')
     return result

@@ -64,15 +64,6 @@ def test_weight_decay_spares_batch_normalization(load_script):
                                       rtol=1e-7, err_msg=name)
 
 
-def test_top_k_accuracy(load_script):
-    top_k_accuracy = load_script('eval_imagenet').top_k_accuracy
-    probs = numpy.array([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3], [0.2, 0.3, 0.5]])
-    labels = numpy.array([1, 2, 0])
-    assert top_k_accuracy(probs, labels, 1) == pytest.approx(1 / 3)
-    assert top_k_accuracy(probs, labels, 2) == pytest.approx(2 / 3)
-    assert top_k_accuracy(probs, labels, 5) == 1.0
-
-
 def test_directory_dataset_needs_val(load_script, capsys):
     train_imagenet = load_script('train_imagenet')
     with pytest.raises(SystemExit):

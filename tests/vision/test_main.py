@@ -9,7 +9,9 @@ from PIL import Image
 from framework.serializers import save_npz
 from vision import weights
 from vision.__main__ import main
-from vision.models import FeaturePredictor
+from vision.datasets import DirectoryParsingLabelDataset, ShapesLabelDataset
+from vision.evaluations import eval_classification
+from vision.models import FeaturePredictor, ResNet14
 from vision.utils import read_image
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / 'data'
@@ -120,3 +122,54 @@ def test_bad_arguments(capsys):
     assert main(['download', '--model', 'resnet50', '--weights', 'imagenet', '--arg',
                  'arch=caffe']) == 1
     assert "no weight 'imagenet' matches arch='caffe'" in capsys.readouterr().err
+
+
+def _accuracies(out: str) -> dict:
+    lines = out.splitlines()
+    return {line.split(':')[0].strip(): float(line.split(':')[1].rstrip(' %')) / 100
+            for line in lines[1:]}
+
+
+def test_evaluate_on_shapes_with_the_shipped_weights(capsys):
+    # Offline: the weights are in the repository and the shapes are drawn on the fly.
+    assert main(['evaluate', '--model', 'resnet14', '--weights', 'shapes', '--dataset',
+                 'shapes', '--n-images', '48', '--loaderjob', '0', '--batchsize', '16']) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == 'resnet14 (shapes) on 48 images of shapes:'
+    model = ResNet14(pretrained_model='shapes')
+    dataset = ShapesLabelDataset(48, model.weight_spec.preprocessing.resize, 1)
+    imgs, labels = zip(*dataset)
+    expected = eval_classification(model.predict(list(imgs)), labels, (1, 5))
+    actual = _accuracies(out)
+    assert actual == pytest.approx(expected, abs=5e-5)
+    assert actual['top-1 accuracy'] >= 0.9
+
+
+def test_evaluate_a_directory_of_classes(served_tiny, tmp_path, capsys, tiny_classifier):
+    rng = numpy.random.RandomState(3)
+    root = tmp_path / 'val'
+    for name in ('cat', 'dog'):
+        (root / name).mkdir(parents=True)
+        for i in range(3):
+            pixels = rng.randint(0, 256, (12, 14, 3), numpy.uint8)
+            Image.fromarray(pixels).save(root / name / f'{i}.png')
+    outputs = []
+    for extra in ([], ['--eager']):
+        assert main(['evaluate', '--model', 'tiny_classifier_for_tests', '--weights', 'demo',
+                     '--dataset', str(root), '--loaderjob', '0', *extra]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    model = tiny_classifier(pretrained_model='demo')
+    dataset = DirectoryParsingLabelDataset(str(root))
+    imgs, labels = zip(*dataset)
+    expected = eval_classification(FeaturePredictor(model, 8, 10).predict(list(imgs)), labels)
+    assert _accuracies(outputs[0]) == pytest.approx(expected, abs=5e-5)
+
+
+def test_evaluate_needs_shapes_or_a_directory(tmp_path, capsys):
+    missing = tmp_path / 'missing'
+    assert main(['evaluate', '--model', 'resnet14', '--weights', 'shapes', '--dataset',
+                 str(missing)]) == 1
+    assert capsys.readouterr().err == (
+        f"vision evaluate: error: --dataset must be 'shapes' or a directory of class "
+        f"directories, but '{missing}' is not a directory\n")

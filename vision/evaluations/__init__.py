@@ -1,6 +1,7 @@
 """Evaluation metrics with ChainerCV's names: PASCAL VOC, MS COCO (boxes, masks, keypoints)
-and semantic segmentation."""
+and semantic segmentation; and the top-k accuracy of classifiers."""
 
+from vision.evaluations.eval_classification import eval_classification
 from vision.evaluations.eval_detection_coco import eval_detection_coco
 from vision.evaluations.eval_detection_voc import (
     calc_detection_voc_ap,
@@ -25,6 +26,7 @@ __all__ = [
     'calc_instance_segmentation_voc_prec_rec',
     'calc_semantic_segmentation_confusion',
     'calc_semantic_segmentation_iou',
+    'eval_classification',
     'eval_detection_coco',
     'eval_detection_voc',
     'eval_instance_segmentation_coco',
