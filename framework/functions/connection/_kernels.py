@@ -133,16 +133,21 @@ def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w
     gy = gy.astype(dtype, copy=False)
     w_shape = (o, x.shape[1] // groups) + tuple(ksize)
     p = math.prod(gy.shape[2:])
+    # The gradient is made in an array of its own shape (not a reshaped view), which the
+    # backward pass can hand to the optimizer without a copy.
+    gw = xp.empty(w_shape, dtype)
     if (n > 1 and p >= o // groups and _is_matrix(x, stride, dtype)
             and _is_pointwise(x.shape[2:], ksize, stride, pad, gy.shape[2:])):
         g = gy.reshape(n, groups, o // groups, p)
-        gw = xp.matmul(g, x.reshape(n, groups, -1, p).swapaxes(2, 3)).sum(axis=0)
-        return gw.astype(w_dtype, copy=False).reshape(w_shape)
+        partial = xp.matmul(g, x.reshape(n, groups, -1, p).swapaxes(2, 3))
+        xp.sum(partial, axis=0, out=gw.reshape(partial.shape[1:]))
+        return gw.astype(w_dtype, copy=False)
     col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
     groups, k = col.shape[:2]
     g = xp.moveaxis(gy.reshape(n, groups, o // groups, -1), 0, 2)
-    gw = xp.matmul(g.reshape(groups, o // groups, -1), col.reshape(groups, k, -1).swapaxes(1, 2))
-    return gw.astype(w_dtype, copy=False).reshape(w_shape)
+    xp.matmul(g.reshape(groups, o // groups, -1), col.reshape(groups, k, -1).swapaxes(1, 2),
+              out=gw.reshape(groups, o // groups, k))
+    return gw.astype(w_dtype, copy=False)
 
 
 def _flipped_transpose(W, groups):

@@ -3,6 +3,7 @@ import pytest
 
 import framework.functions as F
 from framework import Variable, grad
+from framework.functions.connection import _kernels
 from framework.testing import FLOAT_DTYPES, FunctionTestCase, product
 
 
@@ -179,3 +180,20 @@ def test_pointwise_on_channel_major_images(groups):
     gW_contiguous, = grad([F.sum(F.convolution_2d(numpy.ascontiguousarray(x), Wv,
                                                   groups=groups) ** 2)], [Wv])
     numpy.testing.assert_allclose(gW.array, gW_contiguous.array, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize('x_shape, W_shape', [((2, 4, 5, 5), (6, 4, 3, 3)),
+                                              ((2, 4, 5, 5), (6, 4, 1, 1))])
+def test_weight_gradient_is_an_array_of_its_own(x_shape, W_shape):
+    # A gradient that is a view is copied before the optimizer gets it (optimizers update
+    # gradients in place): the kernel makes the weight gradient in an array of W's shape.
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(*x_shape).astype(numpy.float32)
+    W = rng.randn(*W_shape).astype(numpy.float32)
+    gy = F.convolution_2d(x, W).array
+    gW = _kernels.convolve_grad_weight(x, gy, W_shape[2:], (1, 1), (0, 0), (False, False),
+                                       (1, 1), 1, numpy.float32)
+    assert gW.base is None and gW.shape == W_shape
+    Wv = Variable(W)
+    expected, = grad([F.sum(F.convolution_2d(x, Wv) * gy)], [Wv])
+    numpy.testing.assert_allclose(gW, expected.array, rtol=1e-5, atol=1e-4)
