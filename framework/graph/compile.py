@@ -11,7 +11,7 @@ from framework.graph.constant_folding import fold_constants
 from framework.graph.dead_code import eliminate_dead_ops
 from framework.graph.executor import Executor
 from framework.graph.fusion import fuse
-from framework.graph.graph import Graph, trace
+from framework.graph.graph import Graph, Structure, trace
 from framework.graph.layout import assign_layouts
 from framework.graph.lowering import lower
 from framework.variable import Variable
@@ -34,8 +34,8 @@ class CompiledFunction:
     Calling it with arrays (or Variables) of a shape, dtype and device not seen before traces
     the function under ``train=False`` without backpropagation, optimizes the graph and plans
     its memory; later calls with that signature only run the plan. It returns what the
-    function returns (a Variable, or a tuple or list of them), as Variables that are not part
-    of any graph. Calls from several threads run one at a time.
+    function returns (a Variable, or a tuple, list or dict of them), as Variables that are not
+    part of any graph. Calls from several threads run one at a time.
 
     Parameters and other arrays the function reads are constants of the graph, some of them
     combined when it is traced (a batch normalization's into the filters of the convolution
@@ -52,14 +52,14 @@ class CompiledFunction:
             raise ValueError(f'max_graphs must be a positive int, but got {max_graphs!r}')
         self.fn = fn
         self.max_graphs = max_graphs
-        self._executors: collections.OrderedDict[tuple, tuple[Executor, object]] = (
+        self._executors: collections.OrderedDict[tuple, tuple[Executor, Structure]] = (
             collections.OrderedDict())
         self._lock = threading.Lock()  # an executor's memory serves one call at a time
 
     def _signature(self, arrays) -> tuple:
         return tuple((a.shape, a.dtype.str, backend.get_device_from_array(a)) for a in arrays)
 
-    def _executor(self, arrays) -> tuple[Executor, object]:
+    def _executor(self, arrays) -> tuple[Executor, Structure]:
         key = self._signature(arrays)
         entry = self._executors.get(key)
         if entry is None:
@@ -100,7 +100,7 @@ class CompiledFunction:
             executor, structure = self._executor(arrays)
             results = executor(*arrays)
         outputs = [Variable(y, requires_grad=False) for y in results]
-        return outputs[0] if structure == 'single' else structure(outputs)
+        return structure.unflatten(outputs)
 
 
 def _array(x):

@@ -205,13 +205,36 @@ class _Recorder:
         self.graph.ops.append(NodeOp(node, inputs, outputs))
 
 
-def _flatten(result) -> list:
-    if isinstance(result, (tuple, list)):
-        return list(result)
-    return [result]
+class Structure:
+    """How a function's results are arranged: one, a tuple (named or not) or list, or a dict
+    (in its key order).
+
+    Args:
+        result: a result of the function.
+    """
+
+    def __init__(self, result):
+        self.type = type(result) if isinstance(result, (tuple, list, dict)) else None
+        self.keys = list(result) if isinstance(result, dict) else None
+
+    def flatten(self, result) -> list:
+        """The results in a list."""
+        if self.type is None:
+            return [result]
+        return [result[k] for k in self.keys] if self.keys is not None else list(result)
+
+    def unflatten(self, values: list):
+        """``values`` arranged as the results were."""
+        if self.type is None:
+            return values[0]
+        if self.keys is not None:
+            return self.type(zip(self.keys, values))
+        if hasattr(self.type, '_fields'):  # a named tuple
+            return self.type(*values)
+        return self.type(values)
 
 
-def trace(fn, *inputs) -> tuple[Graph, object]:
+def trace(fn, *inputs) -> tuple[Graph, Structure]:
     """Runs ``fn(*inputs)`` once and records the function applications it makes.
 
     The function runs under the current configuration with backpropagation disabled. What it
@@ -222,12 +245,12 @@ def trace(fn, *inputs) -> tuple[Graph, object]:
 
     Args:
         fn (callable): takes Variables (one per input) and returns a Variable or array, or a
-            tuple or list of them.
+            tuple, list or dict of them.
         inputs (arrays): example inputs, all on one device.
 
     Returns:
-        tuple: the :class:`Graph`, and the structure of the result (``'single'``, or the
-        ``tuple`` or ``list`` type).
+        tuple: the :class:`Graph` (its outputs in the order of :meth:`Structure.flatten`) and
+        the :class:`Structure` of the result.
     """
     if not inputs:
         raise ValueError('trace: give at least one example input')
@@ -249,8 +272,8 @@ def trace(fn, *inputs) -> tuple[Graph, object]:
             result = fn(*variables)
     finally:
         function_node_module.tracers.remove(recorder)
-    structure = type(result) if isinstance(result, (tuple, list)) else 'single'
-    for y in _flatten(result):
+    structure = Structure(result)
+    for y in structure.flatten(result):
         var = y if isinstance(y, Variable) else Variable(y, requires_grad=False)
         graph.outputs.append(recorder.value_of(var))
     if not graph.ops:

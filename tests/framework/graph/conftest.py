@@ -23,6 +23,8 @@ def _eager(fn, *inputs):
 
 
 def _flatten(result) -> list:
+    if isinstance(result, dict):
+        return [result[k] for k in result]
     return list(result) if isinstance(result, (tuple, list)) else [result]
 
 
@@ -30,6 +32,8 @@ def _assert_matches(actual, expected) -> None:
     """``actual`` (what a compiled function returned) equals ``expected`` (the eager result)
     in structure, shapes, dtypes and values, within the dtype's tolerance."""
     assert type(actual) is type(expected)
+    if isinstance(expected, dict):
+        assert list(actual) == list(expected)
     actual, expected = _flatten(actual), _flatten(expected)
     assert len(actual) == len(expected)
     for k, (y, e) in enumerate(zip(actual, expected)):

@@ -2,6 +2,7 @@
 inference, for the fused patterns, small networks and nodes in between, and behaves as a
 function (fresh outputs, a graph per input signature, :meth:`reset`)."""
 
+import collections
 import threading
 
 import numpy
@@ -245,7 +246,13 @@ def test_values_nothing_reads(assert_compiles):
     assert_compiles(fn, _input((2, 3, 6, 6)))
 
 
-@pytest.mark.parametrize('structure', [tuple, list])
+Outputs = collections.namedtuple('Outputs', 'h pooled prob mean')
+
+
+@pytest.mark.parametrize('structure', [
+    tuple, list, lambda values: Outputs(*values),
+    lambda values: dict(zip(('h', 'pooled', 'prob', 'mean'), values))],
+    ids=['tuple', 'list', 'namedtuple', 'dict'])
 def test_several_outputs(structure, assert_compiles, randomize_statistics):
     model = SmallClassifier()
     randomize_statistics(model)
