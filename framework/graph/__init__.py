@@ -9,8 +9,8 @@ inference, faster; :func:`trace`, :func:`optimize` and :class:`Executor` are its
 
 from framework.graph.compile import CompiledFunction, compile, optimize  # noqa: A004
 from framework.graph.executor import Executor
-from framework.graph.graph import Graph, Op, Value, trace
+from framework.graph.graph import Graph, Op, Structure, Value, trace
 from framework.graph.memory_plan import MemoryPlan, plan_memory
 
-__all__ = ['CompiledFunction', 'Executor', 'Graph', 'MemoryPlan', 'Op', 'Value', 'compile',
-           'optimize', 'plan_memory', 'trace']
+__all__ = ['CompiledFunction', 'Executor', 'Graph', 'MemoryPlan', 'Op', 'Structure', 'Value',
+           'compile', 'optimize', 'plan_memory', 'trace']
