@@ -56,6 +56,13 @@ class CompiledFunction:
             collections.OrderedDict())
         self._lock = threading.Lock()  # an executor's memory serves one call at a time
 
+    def __getstate__(self):
+        # Copies and pickles keep the function; they trace again when first called.
+        return {'fn': self.fn, 'max_graphs': self.max_graphs}
+
+    def __setstate__(self, state):
+        self.__init__(state['fn'], state['max_graphs'])
+
     def _signature(self, arrays) -> tuple:
         return tuple((a.shape, a.dtype.str, backend.get_device_from_array(a)) for a in arrays)
 

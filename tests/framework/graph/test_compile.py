@@ -3,6 +3,8 @@ inference, for the fused patterns, small networks and nodes in between, and beha
 function (fresh outputs, a graph per input signature, :meth:`reset`)."""
 
 import collections
+import copy
+import pickle
 import threading
 
 import numpy
@@ -439,3 +441,15 @@ def test_max_graphs_must_be_a_positive_int(max_graphs):
     with pytest.raises(ValueError, match=f'max_graphs must be a positive int, but got '
                                          f'{max_graphs!r}'):
         graph.compile(F.relu, max_graphs=max_graphs)
+
+
+def test_copies_and_pickles_trace_again(eager):
+    conv = L.Convolution2D(3, 4, 3)
+    fast = graph.compile(conv, max_graphs=3)
+    x = _input((1, 3, 5, 5))
+    fast(x)
+    for other in (copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))):
+        assert other.max_graphs == 3 and not other._executors
+        numpy.testing.assert_allclose(other(x).array, eager(other.fn, x).array, rtol=1e-5,
+                                      atol=1e-6)
+        assert len(other._executors) == 1

@@ -1,4 +1,5 @@
 import itertools
+import pickle
 
 import numpy
 import pytest
@@ -163,3 +164,13 @@ def test_hybridized_feature_predictor_is_the_eager_one():
     for a, e in zip(actual, expected):
         numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-6)
     assert predictor._static_graph.fn is model
+
+
+def test_a_hybridized_model_copies_and_pickles():
+    model = ResNet14(n_class=3, base_channels=4)
+    model.hybridize()
+    imgs = images(1, size=(260, 300))
+    expected = model.predict(imgs)[0]
+    for other in (model.copy(mode='copy'), pickle.loads(pickle.dumps(model))):
+        assert other._static_graph.fn is other
+        numpy.testing.assert_allclose(other.predict(imgs)[0], expected, rtol=1e-5, atol=1e-7)
