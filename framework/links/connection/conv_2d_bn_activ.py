@@ -51,7 +51,8 @@ class Conv2DBNActiv(Chain):
         backpropagation (as ``predict`` runs), when the output has more positions than a
         filter has weights, so that scaling the filters costs less than the normalization's
         passes over the output."""
-        if config.train or config.enable_backprop or self.bn.axis is not None:
+        if (config.train or config.enable_backprop or self.bn.axis is not None
+                or len(x.shape) != 4):
             return False
         conv = self.conv
         if conv.W.array is None or self.bn.avg_mean is None:

@@ -90,3 +90,11 @@ def test_no_folding_in_training_with_backprop_or_for_few_positions():
         assert not link._folds(_x(1, 4, 6, 6))  # backprop on: the gradients stay Chainer's
     with framework.no_backprop_mode():
         assert not link._folds(_x(1, 4, 6, 6))  # training: batch statistics
+
+
+def test_a_wrong_input_gets_the_convolutions_error_in_inference():
+    link = L.Conv2DBNActiv(4, 6, 3)
+    link(_x(1, 4, 5, 5))
+    with framework.using_config('train', False), framework.no_backprop_mode():
+        with pytest.raises(ValueError, match='convolution_2d'):
+            link(_x(4, 5, 5))
