@@ -1,6 +1,7 @@
 """Trainer extensions (``from framework.training import extensions``), with Chainer's names.
 
-- Reports: :class:`LogReport`, :class:`PrintReport`, :class:`ProgressBar`, :class:`PlotReport`.
+- Reports: :class:`LogReport`, :class:`PrintReport`, :class:`ProgressBar`, :class:`PlotReport`,
+  :class:`VariableStatisticsPlot`.
 - Evaluation and statistics: :class:`Evaluator`, :class:`ParameterStatistics`,
   :class:`MicroAverage`, :func:`observe_value`, :func:`observe_lr`.
 - Snapshots: :func:`snapshot`, :func:`snapshot_object` (atomic writes, ``autoload``,
@@ -11,7 +12,7 @@
 - Safety and debugging: :class:`FailOnNonNumber`, :func:`dump_graph`.
 """
 
-from framework.training.extensions import snapshot_writers
+from framework.training.extensions import snapshot_writers, variable_statistics_plot
 from framework.training.extensions._snapshot import snapshot, snapshot_object
 from framework.training.extensions.computational_graph import DumpGraph, dump_graph
 from framework.training.extensions.evaluator import Evaluator
@@ -30,12 +31,14 @@ from framework.training.extensions.print_report import PrintReport
 from framework.training.extensions.progress_bar import ProgressBar
 from framework.training.extensions.step_shift import StepShift
 from framework.training.extensions.value_observation import observe_lr, observe_value
+from framework.training.extensions.variable_statistics_plot import VariableStatisticsPlot
 from framework.training.extensions.warmup_shift import WarmupShift
 
 __all__ = [
     'DumpGraph', 'Evaluator', 'ExponentialShift', 'FailOnNonNumber', 'InverseShift',
     'LinearShift', 'LogReport',
     'MicroAverage', 'MultistepShift', 'ParameterStatistics', 'PlotReport', 'PolynomialShift',
-    'PrintReport', 'ProgressBar', 'StepShift', 'WarmupShift', 'dump_graph', 'make_shift',
-    'observe_lr', 'observe_value', 'snapshot', 'snapshot_object', 'snapshot_writers',
+    'PrintReport', 'ProgressBar', 'StepShift', 'VariableStatisticsPlot', 'WarmupShift',
+    'dump_graph', 'make_shift', 'observe_lr', 'observe_value', 'snapshot', 'snapshot_object',
+    'snapshot_writers', 'variable_statistics_plot',
 ]

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from collections.abc import Callable, Iterable
 
 from framework import reporter
-from framework.serializers._atomic import atomic_write
 from framework.serializers.serializer import Serializer
 from framework.training import extension
+from framework.training.extensions._figure import matplotlib_available, new_figure, save_figure
 from framework.training.extensions._summary import host_means, observed
 from framework.training.trigger import get_trigger
 
-
-def _matplotlib_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
+_available = matplotlib_available()  # Chainer's name, read by its tests
 
 
 class PlotReport(extension.Extension):
@@ -62,7 +55,7 @@ class PlotReport(extension.Extension):
     @staticmethod
     def available() -> bool:
         """Whether Matplotlib can be imported (the plots are made only then)."""
-        return _matplotlib_available()
+        return matplotlib_available()
 
     def __call__(self, trainer) -> None:
         if not self.available():
@@ -81,11 +74,7 @@ class PlotReport(extension.Extension):
         self._summary = reporter.DictSummary()
 
     def _draw(self, path: str) -> None:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        figure = Figure()
-        FigureCanvasAgg(figure)
+        figure = new_figure()
         axes = figure.add_subplot(111)
         axes.set_xlabel(self._x_key)
         if self._grid:
@@ -100,12 +89,7 @@ class PlotReport(extension.Extension):
         if self._postprocess is not None:
             self._postprocess(figure, axes, self._summary)
         legend = axes.legend(bbox_to_anchor=(1.05, 1), loc=2, borderaxespad=0.)
-        image = io.BytesIO()
-        file_format = os.path.splitext(path)[1][1:] or 'png'
-        figure.savefig(image, format=file_format, bbox_extra_artists=(legend,),
-                       bbox_inches='tight')
-        with atomic_write(path) as f:
-            f.write(image.getvalue())
+        save_figure(figure, path, bbox_extra_artists=(legend,), bbox_inches='tight')
 
     def serialize(self, serializer) -> None:
         """Saves or loads the plotted points as JSON (``_plot_<filename>``, Chainer's key) and,
