@@ -23,7 +23,7 @@ class StaticGraphMixin:
 
     def hybridize(self, active: bool = True) -> None:
         """Makes ``predict`` run its model as a static graph (:func:`framework.graph.compile`;
-        the name is MXNet Gluon's): ResNet-50 runs about 1.4x faster on the CPU, with the
+        the name is MXNet Gluon's): ResNet-50 runs about 1.3x faster on the CPU, with the
         parameters as they are at the first call after this, folded into the graph. Call it
         again after changing them (training, loading weights); ``False`` goes back to running
         the model eagerly. Calling the model itself stays define-by-run."""
