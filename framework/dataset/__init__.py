@@ -4,11 +4,18 @@
   :mod:`framework.iterators`).
 - :class:`DatasetMixin`, Chainer-style indexing from ``get_example``.
 - Converters from batches to arrays: :func:`concat_examples`, :func:`to_device`,
-  :class:`Converter` and the :func:`converter` decorator.
+  :class:`ConcatWithAsyncTransfer`, :class:`Converter` and the :func:`converter` decorator.
 """
 
-from framework.dataset.convert import Converter, concat_examples, converter, to_device
+from framework.dataset.convert import (
+    ConcatWithAsyncTransfer,
+    Converter,
+    concat_examples,
+    converter,
+    to_device,
+)
 from framework.dataset.dataset_mixin import DatasetMixin
 from framework.dataset.iterator import Iterator
 
-__all__ = ['Converter', 'DatasetMixin', 'Iterator', 'concat_examples', 'converter', 'to_device']
+__all__ = ['ConcatWithAsyncTransfer', 'Converter', 'DatasetMixin', 'Iterator', 'concat_examples',
+           'converter', 'to_device']

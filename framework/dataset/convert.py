@@ -134,3 +134,37 @@ def _concat_arrays(arrays: list, padding, what: str):
         for i, array in enumerate(arrays):
             result[(i,) + tuple(slice(n) for n in array.shape)] = array
         return result
+
+
+class ConcatWithAsyncTransfer(Converter):
+    """Chainer's converter that stacks examples as :func:`concat_examples` does and sends the
+    arrays to a GPU on a CUDA stream.
+
+    The arrays are stacked in host memory and sent on ``stream`` (CuPy's current stream when
+    None), which is waited for: the batch is on the device when the call returns. Chainer
+    overlaps the transfer with the computation of the previous batch through pinned memory;
+    the result is the same. On the CPU (``device`` None, negative or a CPU device) it is
+    :func:`concat_examples`.
+
+    Args:
+        stream (cupy.cuda.Stream): the stream of the transfers; None for the current one.
+        compute_stream (cupy.cuda.Stream): Chainer's stream of the computation, with which
+            it synchronizes; accepted and not needed here, as the transfer is waited for.
+    """
+
+    def __init__(self, stream=None, compute_stream=None):
+        self.stream = stream
+        self.compute_stream = compute_stream
+
+    def __call__(self, batch, device=None, padding=None):
+        """Stacks ``batch`` and sends it to ``device`` (see :func:`concat_examples` for the
+        arguments and the result)."""
+        device = _get_device(device)
+        host = concat_examples(batch, None, padding)
+        if not isinstance(device, backend.GpuDevice):
+            return to_device(device, host)
+        stream = self.stream if self.stream is not None else device.xp.cuda.get_current_stream()
+        with stream:
+            moved = to_device(device, host)
+        stream.synchronize()
+        return moved

@@ -1,10 +1,16 @@
-"""concat_examples, to_device and the converter decorator."""
+"""concat_examples, to_device, ConcatWithAsyncTransfer and the converter decorator."""
 
 import numpy
 import pytest
 
 from framework import backend
-from framework.dataset import Converter, concat_examples, converter, to_device
+from framework.dataset import (
+    ConcatWithAsyncTransfer,
+    Converter,
+    concat_examples,
+    converter,
+    to_device,
+)
 from framework.testing.emulated_device import EmulatedArray, EmulatedDevice
 
 
@@ -88,3 +94,60 @@ def test_converter_decorator_gives_a_device():
     assert isinstance(concat_examples, Converter)
     with pytest.raises(TypeError, match='can only wrap a callable'):
         converter()(3)
+
+
+_BATCHES = [
+    [(numpy.array([1, 2]), 0), (numpy.array([3]), 1)],
+    [{'x': numpy.array([1.0, 2.0]), 'y': 0}, {'x': numpy.array([3.0]), 'y': 1}],
+    [numpy.array([1, 2, 3]), numpy.array([4])],
+]
+
+
+@pytest.mark.parametrize('batch', _BATCHES, ids=['tuples', 'dicts', 'arrays'])
+@pytest.mark.parametrize('device', [None, -1, '@numpy'])
+def test_concat_with_async_transfer_on_the_cpu_is_concat_examples(batch, device):
+    expected = concat_examples(batch, device, padding=-1)
+    actual = ConcatWithAsyncTransfer()(batch, device, padding=-1)
+    assert type(actual) is type(expected)
+    for a, e in zip(*(list(r.values()) if isinstance(r, dict) else
+                      list(r) if isinstance(r, tuple) else [r] for r in (actual, expected))):
+        assert type(a) is numpy.ndarray
+        numpy.testing.assert_array_equal(a, e)
+
+
+class _Stream:
+    def __init__(self):
+        self.events = []
+
+    def __enter__(self):
+        self.events.append('enter')
+
+    def __exit__(self, *exc):
+        self.events.append('exit')
+
+    def synchronize(self):
+        self.events.append('synchronize')
+
+
+class _FakeGpu(backend.GpuDevice):
+    """A GPU device whose arrays are NumPy's (no CuPy needed), to follow the transfer."""
+
+    def __init__(self, stream):
+        self.device_id = 0
+        self.sent = []
+        self.xp = type('cupy', (), {'cuda': type('cuda', (), {
+            'get_current_stream': staticmethod(lambda: stream)})})
+
+    def send(self, x):
+        self.sent.append(x)
+        return x
+
+
+@pytest.mark.parametrize('own_stream', [False, True])
+def test_concat_with_async_transfer_sends_on_the_stream_and_waits(own_stream):
+    stream = _Stream()
+    device = _FakeGpu(None if own_stream else stream)
+    convert = ConcatWithAsyncTransfer(stream=stream if own_stream else None)
+    xs, ts = convert([(numpy.array([1, 2]), 0), (numpy.array([3, 4]), 1)], device)
+    numpy.testing.assert_array_equal(xs, [[1, 2], [3, 4]])
+    assert len(device.sent) == 1 and stream.events == ['enter', 'exit', 'synchronize']
