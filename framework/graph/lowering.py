@@ -18,7 +18,10 @@ from framework.functions.connection.convolution_nd import ConvolutionND
 from framework.functions.math.average import Mean
 from framework.functions.math.basic_math import Add as AddNode
 from framework.functions.math.basic_math import Mul as MulNode
-from framework.functions.normalization.batch_normalization import FixedBatchNormalization
+from framework.functions.normalization.batch_normalization import (
+    FixedBatchNormalization,
+    fixed_normalization_affine,
+)
 from framework.functions.pooling._linear import AveragePooling
 from framework.functions.pooling.max_pooling_nd import MaxPoolingND
 from framework.graph import ops
@@ -50,9 +53,7 @@ def _batch_normalization(graph, op, producers):
     if (any(p is None for p in (gamma, beta, mean, var)) or tuple(node.param_shape) != expected
             or x.dtype not in _GEMM_DTYPES):
         return None
-    xp = graph.xp
-    scale = gamma.astype(x.dtype) / xp.sqrt(var.astype(x.dtype) + node.eps)
-    shift = beta.astype(x.dtype) - mean.astype(x.dtype) * scale
+    scale, shift = fixed_normalization_affine(gamma, beta, mean, var, node.eps, x.dtype)
     return ops.Affine(op.inputs[:1], op.outputs, scale.ravel(), shift.ravel())
 
 

@@ -128,6 +128,16 @@ def batch_normalization(x, gamma, beta, *, eps: float = 2e-5, running_mean=None,
     return y
 
 
+def fixed_normalization_affine(gamma, beta, mean, var, eps: float, dtype):
+    """The ``scale`` and ``shift`` with which fixed batch normalization is the affine map
+    ``x * scale + shift``: ``scale = gamma / sqrt(var + eps)``, ``shift = beta - mean *
+    scale``, arrays of the parameters' shape and of ``dtype``."""
+    xp = backend.get_array_module(gamma)
+    scale = gamma.astype(dtype) / xp.sqrt(var.astype(dtype) + eps)
+    shift = beta.astype(dtype) - mean.astype(dtype, copy=False) * scale
+    return scale, shift
+
+
 class FixedBatchNormalization(FunctionNode):
     """``(x, gamma, beta, mean, var) -> gamma * (x - mean) / sqrt(var + eps) + beta``, the
     parameters (of their own shape) broadcast against ``x`` as ``param_shape``. Reshaping them
@@ -140,11 +150,9 @@ class FixedBatchNormalization(FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
-        xp = backend.get_array_module(x)
         cdtype = compute_dtype(x.dtype)
         # y = x * scale + shift: two passes over x, the per-channel terms folded first.
-        scale = gamma.astype(cdtype) / xp.sqrt(var.astype(cdtype) + self.eps)
-        shift = beta.astype(cdtype) - mean.astype(cdtype, copy=False) * scale
+        scale, shift = fixed_normalization_affine(gamma, beta, mean, var, self.eps, cdtype)
         y = x * scale.reshape(self.param_shape)
         y += shift.reshape(self.param_shape)
         return y.astype(x.dtype, copy=False),

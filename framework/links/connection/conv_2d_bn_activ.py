@@ -6,6 +6,7 @@ from framework import backend
 from framework.config import config
 from framework.functions.activation.relu import relu
 from framework.functions.connection.convolution_2d import convolution_2d
+from framework.functions.normalization.batch_normalization import fixed_normalization_affine
 from framework.links.connection._weights import shift_lazy_arguments
 from framework.links.connection.convolution_2d import Convolution2D
 from framework.links.link import Chain
@@ -65,14 +66,13 @@ class Conv2DBNActiv(Chain):
         ``conv(x, W * s) + (b - mean) * s + beta`` where ``s = gamma / sqrt(var + eps)``."""
         conv, bn = self.conv, self.bn
         xp = backend.get_array_module(conv.W.array)
-        scale = xp.reciprocal(xp.sqrt(bn.avg_var + bn.eps))
-        if bn.gamma is not None:
-            scale *= bn.gamma.array
-        shift = -bn.avg_mean * scale
+        shape, dtype = bn.avg_mean.shape, bn.avg_mean.dtype
+        gamma = xp.ones(shape, dtype) if bn.gamma is None else bn.gamma.array
+        beta = xp.zeros(shape, dtype) if bn.beta is None else bn.beta.array
+        scale, shift = fixed_normalization_affine(gamma, beta, bn.avg_mean, bn.avg_var, bn.eps,
+                                                  dtype)
         if conv.b is not None:
             shift += conv.b.array * scale
-        if bn.beta is not None:
-            shift += bn.beta.array
         W = conv.W.array * scale.reshape((-1,) + (1,) * (conv.W.ndim - 1)).astype(
             conv.W.dtype, copy=False)
         return convolution_2d(x, W, shift.astype(W.dtype, copy=False), conv.stride, conv.pad,
