@@ -215,8 +215,12 @@ def _unwrap(x):
 
 
 def _is_variable(x):
-    from framework.variable import Variable
-    return isinstance(x, Variable)
+    """Whether ``x`` is a Variable (or a Parameter).
+
+    A Variable is recognised by the ``array`` attribute of its class, so that the device layer
+    imports nothing of the autodiff layer above it.
+    """
+    return hasattr(type(x), 'array')
 
 
 def get_device(device_spec) -> Device:
