@@ -324,24 +324,24 @@ class Variable:
     # --- operators (implemented by framework.functions) ----------------------------------
 
     def reshape(self, *shape) -> Variable:
-        from framework.functions import reshape
+        from framework.functions.array.reshape import reshape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
         return reshape(self, shape)
 
     def transpose(self, *axes) -> Variable:
-        from framework.functions import transpose
+        from framework.functions.array.transpose import transpose
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)) or axes == (None,):
             axes = axes[0]
         return transpose(self, axes or None)
 
     @property
     def T(self) -> Variable:
-        from framework.functions import transpose
+        from framework.functions.array.transpose import transpose
         return transpose(self)
 
     def __getitem__(self, slices) -> Variable:
-        from framework.functions import get_item
+        from framework.functions.array.get_item import get_item
         return get_item(self, slices)
 
     def __neg__(self):
