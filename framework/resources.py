@@ -3,10 +3,11 @@
 Random streams. Each device has a main random generator, drawn by dropout, the random
 initializers and any op that needs random numbers; :func:`framework.random.seed` seeds them
 all. Work pushed to the engine that draws from the main stream lists the stream's variable
-(:func:`random_var`) among the variables it writes, so that draws happen in push order and give
-the same numbers whichever engine runs them. Parallel workers that must not share a stream (the
-threads of one op, the processes of a data loader) each take their own with ``worker=i``: the
-numbers depend on the seed, the device and ``i``, not on which thread runs first.
+(:func:`framework.engine.random_var`) among the variables it writes, so that draws happen in
+push order and give the same numbers whichever engine runs them. Parallel workers that must not
+share a stream (the threads of one op, the processes of a data loader) each take their own with
+``worker=i``: the numbers depend on the seed, the device and ``i``, not on which thread runs
+first.
 
 Temporary workspace. :func:`request_workspace` lends an op scratch memory from the device's
 pool (:mod:`framework.memory`): blocks come back to the pool when the op drops them, so the
@@ -15,15 +16,12 @@ next request of a similar size reuses them instead of mapping fresh memory.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any
 
 import numpy
 
 from framework import backend, memory
 from framework import random as framework_random
-from framework.engine import Engine, Var, get_engine
 
 
 def _device_of(where, device) -> backend.Device:
@@ -59,28 +57,6 @@ def random_state(device=None, worker: int | None = None) -> Any:
     stream = () if worker is None and index == 0 else (index, 0 if worker is None else worker + 1)
     with device.scope():
         return framework_random.get_random_state(device.xp, stream)
-
-
-_random_vars: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_random_vars_lock = threading.Lock()
-
-
-def random_var(device=None, engine: Engine | None = None) -> Var:
-    """Returns the engine variable standing for the main random stream of ``device``.
-
-    Args:
-        device: a Device or device spec; the CPU when None.
-        engine: the engine the variable belongs to; :func:`framework.engine.get_engine` when
-            None.
-    """
-    device = _device_of('random_var', device)
-    engine = get_engine() if engine is None else engine
-    with _random_vars_lock:
-        per_device = _random_vars.setdefault(engine, {})
-        var = per_device.get(device)
-        if var is None:
-            var = per_device[device] = engine.new_var()
-        return var
 
 
 def request_workspace(device, nbytes: int):

@@ -32,13 +32,15 @@ import os
 import sys
 import threading
 import traceback
+import weakref
 
+from framework import backend
 from framework.engine.base import Engine, Operator, RunContext, Var
 from framework.engine.naive import NaiveEngine
 from framework.engine.threaded import ThreadedEngine
 
 __all__ = ['Engine', 'NaiveEngine', 'Operator', 'RunContext', 'ThreadedEngine', 'Var',
-           'get_engine']
+           'get_engine', 'random_var']
 
 _KINDS = {'naive': NaiveEngine, 'threaded': ThreadedEngine}
 _engine: Engine | None = None
@@ -64,6 +66,38 @@ def get_engine() -> Engine:
             _engine = _KINDS[kind]()
             atexit.register(_shutdown_at_exit, _engine)
         return _engine
+
+
+_random_vars: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_random_vars_lock = threading.Lock()
+
+
+def random_var(device=None, engine: Engine | None = None) -> Var:
+    """Returns the variable of ``engine`` standing for the main random stream of ``device``.
+
+    Work pushed to the engine that draws from the main stream of ``device``
+    (:func:`framework.resources.random_state`) lists this variable among those it writes, so
+    that the draws happen in push order and give the same numbers whichever engine runs them.
+
+    Args:
+        device: a Device or device spec; the CPU when None.
+        engine: the engine the variable belongs to; :func:`get_engine` when None.
+
+    Returns:
+        The same :class:`Var` for the same engine and device on every call.
+    """
+    try:
+        device = backend.CpuDevice() if device is None else backend.get_device(device)
+    except ValueError:
+        raise ValueError(f'random_var: device must be a Device, a device spec or None, but got '
+                         f'{device!r}') from None
+    engine = get_engine() if engine is None else engine
+    with _random_vars_lock:
+        per_device = _random_vars.setdefault(engine, {})
+        var = per_device.get(device)
+        if var is None:
+            var = per_device[device] = engine.new_var()
+        return var
 
 
 def _shutdown_at_exit(engine: Engine) -> None:

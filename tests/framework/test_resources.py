@@ -5,7 +5,7 @@ import pytest
 
 import framework
 import framework.functions as F
-from framework import backend, memory, resources
+from framework import backend, engine, memory, resources
 from framework.engine import NaiveEngine, ThreadedEngine
 from framework.testing.emulated_device import EmulatedArray, EmulatedDevice
 from framework.testing.emulated_device import xp as emulated_xp
@@ -67,8 +67,8 @@ def test_pushed_draws_are_reproducible_whichever_engine_runs(make_engine):
     state = numpy.random.RandomState(7)
     expected = [state.normal(size=3) for _ in range(30)]
     eng = make_engine()
-    rng_var = resources.random_var(engine=eng)
-    assert resources.random_var(engine=eng) is rng_var
+    rng_var = engine.random_var(engine=eng)
+    assert engine.random_var(engine=eng) is rng_var
     outputs = [None] * 30
     out_vars = [eng.new_var() for _ in range(30)]
     for i in range(30):
