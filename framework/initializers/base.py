@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy
 
@@ -41,33 +40,12 @@ class Initializer:
         return f'{type(self).__name__}({fields})'
 
 
-def get_initializer(initializer) -> Initializer:
-    """Returns an :class:`Initializer` for ``initializer``.
-
-    Args:
-        initializer: an Initializer or any callable filling an array; a scalar (a constant);
-            an array (copied); None (LeCunNormal, Chainer's default for weights).
-    """
-    from framework.initializers.constant import Constant
-    from framework.initializers.normal import LeCunNormal
-    if initializer is None:
-        return LeCunNormal()
-    if isinstance(initializer, numbers.Number) and not isinstance(initializer, bool) or \
-            isinstance(initializer, numpy.generic):
-        return Constant(initializer)
-    if backend.is_array(initializer):
-        return Constant(initializer)
-    if not callable(initializer):
-        raise TypeError(f'get_initializer: initializer must be an Initializer, a callable, a '
-                        f'scalar, an array or None, but got {type(initializer).__name__}')
-    return initializer
-
-
 def generate_array(initializer, shape, xp=numpy, dtype=None, device=None):
     """Makes an array of ``shape`` filled by ``initializer``.
 
     Args:
-        initializer: a callable filling an array in place (see :func:`get_initializer`).
+        initializer: a callable filling an array in place (see
+            :func:`framework.initializers.get_initializer`).
         shape (tuple of int): the shape.
         xp: the array module (ignored when ``device`` is given).
         dtype: the dtype; by default the initializer's, else float32.

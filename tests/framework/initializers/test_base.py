@@ -19,19 +19,6 @@ def test_get_fans_needs_two_axes():
         initializers.get_fans((3,))
 
 
-def test_get_initializer():
-    assert isinstance(initializers.get_initializer(None), initializers.LeCunNormal)
-    constant = initializers.get_initializer(2)
-    assert isinstance(constant, initializers.Constant) and constant.fill_value == 2
-    assert isinstance(initializers.get_initializer(numpy.float32(1)), initializers.Constant)
-    assert isinstance(initializers.get_initializer(numpy.zeros(2)), initializers.Constant)
-    normal = initializers.Normal()
-    assert initializers.get_initializer(normal) is normal
-    assert initializers.get_initializer(print) is print
-    with pytest.raises(TypeError, match='get_initializer'):
-        initializers.get_initializer('he')
-
-
 def test_generate_array_dtype_and_device():
     a = initializers.generate_array(initializers.One(), (2, 3))
     assert a.dtype == numpy.float32 and (a == 1).all()
