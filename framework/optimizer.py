@@ -228,55 +228,6 @@ class UpdateRule:
     def init_state(self, param: Variable) -> None:
         """Fills :attr:`state` for ``param`` (arrays made with ``param.xp``, on its device)."""
 
-    def _can_overlap(self) -> bool:
-        """Whether parameters may be updated while the backward pass goes on: the engine is
-        asked for, and no hook or loss-scaling check needs every gradient at once."""
-        return (self.use_engine and not self._loss_scaling_is_dynamic
-                and all(getattr(hook, 'call_for_each_param', False)
-                        for timing in ('pre', 'post') for hook in self._hooks.of(timing)))
-
-    def _update_overlapping_backward(self, loss) -> None:
-        """``update(lossfun)`` with each parameter's update pushed to the dependency engine as
-        soon as backprop has finished its gradient, so that updating a layer overlaps the
-        backward pass of the layers before it. The numbers are those of the synchronous path:
-        each parameter still gets its per-parameter hooks, then its update rule."""
-        from framework import _backprop
-        from framework.engine import get_engine
-        engine = get_engine()
-        params = {id(p): p for p in self.target.params(include_uninit=False)}
-        variables = self.__dict__.setdefault('_engine_vars', {})
-        pending = set(params)
-
-        def push(param):
-            if id(param) not in pending:
-                return
-            pending.discard(id(param))
-            var = variables.get(id(param))
-            if var is None:
-                var = variables[id(param)] = engine.new_var()
-            engine.push(lambda run_ctx: self._update_one(param), mutate_vars=(var,),
-                        name=f'update {param.name}')
-
-        self.target.cleargrads()
-        _backprop.backward(loss, False, False, self._loss_scale, None, on_leaf_grad=push)
-        del loss
-        self.reallocate_cleared_grads()
-        for key in list(pending):
-            push(params[key])
-        engine.wait_for_all()
-        self.t += 1
-        self.reallocate_cleared_grads()
-        self.call_hooks('post')
-
-    def _update_one(self, param) -> None:
-        _own_grad(param)
-        if param._loss_scale is not None:
-            param.grad /= param._loss_scale
-            param._loss_scale = None
-        for hook in self._hooks.of('pre'):
-            hook(param.update_rule, param)
-        param.update()
-
     def use_fp32_update(self, flag: bool = True) -> None:
         """Updates float16 parameters through a float32 copy (mixed-precision training).
 
