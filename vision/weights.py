@@ -150,8 +150,7 @@ def label_names(categories: str) -> tuple[str, ...]:
     """The category names of a manifest's ``categories`` key: ``'imagenet'``,
     ``'imagenet_with_background'`` or ``'shapes'`` (:data:`vision.datasets.shapes_label_names`).
     """
-    from vision.datasets import shapes_label_names
-    from vision.models.classification.imagenet_label_names import imagenet_label_names
+    from vision.datasets import imagenet_label_names, shapes_label_names
     names = {'imagenet': imagenet_label_names,
              'imagenet_with_background': ('background',) + imagenet_label_names,
              'shapes': tuple(shapes_label_names)}

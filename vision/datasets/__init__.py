@@ -63,6 +63,9 @@ from vision.datasets.directory_parsing_label_dataset import (
 from vision.datasets.directory_parsing_label_dataset import (
     directory_parsing_label_names as directory_parsing_label_names,
 )
+from vision.datasets.imagenet.imagenet_utils import (
+    imagenet_label_names as imagenet_label_names,
+)
 from vision.datasets.mixup_soft_label_dataset import (
     MixUpSoftLabelDataset as MixUpSoftLabelDataset,
 )

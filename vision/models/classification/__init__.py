@@ -1,13 +1,11 @@
-"""Image classifiers with ChainerCV's names and arguments, their ImageNet category names, and
-:class:`FeaturePredictor` (``predict(imgs)`` -> one probability vector per image), which the
-classifiers' own ``predict`` (:class:`ClassifierPredictMixin`) applies with their weights'
-preprocessing."""
+"""Image classifiers with ChainerCV's names and arguments, and :class:`FeaturePredictor`
+(``predict(imgs)`` -> one probability vector per image), which the classifiers' own ``predict``
+(:class:`ClassifierPredictMixin`) applies with their weights' preprocessing."""
 
 from vision.models.classification.feature_predictor import (
     ClassifierPredictMixin,
     FeaturePredictor,
 )
-from vision.models.classification.imagenet_label_names import imagenet_label_names
 from vision.models.classification.mobilenet import (
     ExpandedConv2D,
     MobileNetV2,
@@ -40,5 +38,5 @@ __all__ = [
     'MobileNetV2', 'ResBlock', 'ResNet',
     'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50', 'ResNetBase', 'SEResNeXt',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet', 'SEResNet101', 'SEResNet152', 'SEResNet50',
-    'TFConv2DBNActiv', 'TFConvolution2D', 'VGG16', 'imagenet_label_names',
+    'TFConv2DBNActiv', 'TFConvolution2D', 'VGG16',
 ]

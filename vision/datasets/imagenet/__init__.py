@@ -1,0 +1,1 @@
+"""ImageNet-1k (ILSVRC 2012): its category names."""
