@@ -4,7 +4,8 @@ Three rewrites, each where the convolution's output is read by the next op alone
 an output of the graph):
 
 - a per-channel affine map (a batch normalization with fixed statistics) is folded into the
-  filters and the bias: ``(W x + b) * s + t = (s W) x + (s b + t)``;
+  filters and the bias: ``(W x + b) * s + t = (s W) x + (s b + t)`` (:func:`fold_affine`,
+  with which eager inference folds too);
 - a sum with another value becomes the convolution's residual input, added to its output (the
   convolution moves to where the sum was, so that the other value exists by then);
 - an activation is applied to the convolution's output in place.
@@ -12,6 +13,7 @@ an output of the graph):
 
 from __future__ import annotations
 
+from framework.functions.normalization.batch_normalization_folding import fold_affine
 from framework.graph import ops
 from framework.graph.graph import Graph
 
@@ -29,9 +31,7 @@ def _sole_reader(graph: Graph, value: int):
 def _fold_affine(graph, conv, affine) -> bool:
     if conv.residual or conv.activation is not None:
         return False
-    scale, shift = affine.scale, affine.shift
-    conv.W = conv.W * scale.reshape(-1, 1, 1, 1)
-    conv.b = shift if conv.b is None else conv.b * scale + shift
+    conv.W, conv.b = fold_affine(conv.W, conv.b, affine.scale, affine.shift)
     conv.outputs = affine.outputs
     graph.ops.remove(affine)
     return True

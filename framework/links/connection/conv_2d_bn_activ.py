@@ -6,7 +6,9 @@ from framework import backend
 from framework.config import config
 from framework.functions.activation.relu import relu
 from framework.functions.connection.convolution_2d import convolution_2d
-from framework.functions.normalization.batch_normalization import fixed_normalization_affine
+from framework.functions.normalization.batch_normalization_folding import (
+    fold_batch_normalization,
+)
 from framework.links.connection._weights import shift_lazy_arguments
 from framework.links.connection.convolution_2d import Convolution2D
 from framework.links.link import Chain
@@ -62,18 +64,14 @@ class Conv2DBNActiv(Chain):
         return positions >= conv.W.array[0].size
 
     def _folded_forward(self, x):
-        """``bn(conv(x))`` with the fixed statistics folded into the filters and the bias:
-        ``conv(x, W * s) + (b - mean) * s + beta`` where ``s = gamma / sqrt(var + eps)``."""
+        """``bn(conv(x))`` as one convolution, the fixed statistics folded into the filters
+        and the bias (:func:`fold_batch_normalization`)."""
         conv, bn = self.conv, self.bn
         xp = backend.get_array_module(conv.W.array)
         shape, dtype = bn.avg_mean.shape, bn.avg_mean.dtype
         gamma = xp.ones(shape, dtype) if bn.gamma is None else bn.gamma.array
         beta = xp.zeros(shape, dtype) if bn.beta is None else bn.beta.array
-        scale, shift = fixed_normalization_affine(gamma, beta, bn.avg_mean, bn.avg_var, bn.eps,
-                                                  dtype)
-        if conv.b is not None:
-            shift += conv.b.array * scale
-        W = conv.W.array * scale.reshape((-1,) + (1,) * (conv.W.ndim - 1)).astype(
-            conv.W.dtype, copy=False)
-        return convolution_2d(x, W, shift.astype(W.dtype, copy=False), conv.stride, conv.pad,
-                              dilate=conv.dilate, groups=conv.groups)
+        W, b = fold_batch_normalization(conv.W.array, None if conv.b is None else conv.b.array,
+                                        gamma, beta, bn.avg_mean, bn.avg_var, bn.eps)
+        return convolution_2d(x, W, b, conv.stride, conv.pad, dilate=conv.dilate,
+                              groups=conv.groups)
