@@ -5,12 +5,14 @@ and run.
 
 ``framework.graph.compile(model)`` gives a function computing what ``model`` computes in
 inference, faster; :func:`trace`, :func:`optimize` and :class:`Executor` are its steps.
+:class:`Hybridizable` gives a model's ``predict`` the switch to it (``model.hybridize()``).
 """
 
 from framework.graph.compile import CompiledFunction, compile, optimize  # noqa: A004
 from framework.graph.executor import Executor
 from framework.graph.graph import Graph, Op, Structure, Value, trace
+from framework.graph.hybridizable import Hybridizable
 from framework.graph.memory_plan import MemoryPlan, plan_memory
 
-__all__ = ['CompiledFunction', 'Executor', 'Graph', 'MemoryPlan', 'Op', 'Structure', 'Value',
-           'compile', 'optimize', 'plan_memory', 'trace']
+__all__ = ['CompiledFunction', 'Executor', 'Graph', 'Hybridizable', 'MemoryPlan', 'Op',
+           'Structure', 'Value', 'compile', 'optimize', 'plan_memory', 'trace']
