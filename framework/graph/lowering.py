@@ -22,7 +22,7 @@ from framework.functions.normalization.batch_normalization import (
     FixedBatchNormalization,
     fixed_normalization_affine,
 )
-from framework.functions.pooling._linear import AveragePooling
+from framework.functions.pooling._window_adjoints import AveragePooling
 from framework.functions.pooling.max_pooling_nd import MaxPoolingND
 from framework.graph import ops
 from framework.graph.graph import Graph, NodeOp

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from framework.functions._inputs import spatial_input
 from framework.functions.pooling._arguments import pooling_windows
-from framework.functions.pooling._linear import AveragePooling
+from framework.functions.pooling._window_adjoints import AveragePooling
 from framework.variable import Variable
 
 

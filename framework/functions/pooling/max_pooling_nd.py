@@ -8,7 +8,7 @@ from framework.config import config
 from framework.function_node import FunctionNode
 from framework.functions._inputs import spatial_input
 from framework.functions.pooling._arguments import pooling_windows
-from framework.functions.pooling._linear import Upsampling
+from framework.functions.pooling._window_adjoints import Upsampling
 from framework.functions.pooling._windows import Windows
 from framework.variable import Variable
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from framework import backend
 from framework.functions._inputs import array_input, spatial_input
 from framework.functions.pooling._arguments import expanding_windows
-from framework.functions.pooling._linear import Upsampling
+from framework.functions.pooling._window_adjoints import Upsampling
 from framework.variable import Variable
 
 
