@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy
 
 from framework.graph.graph import Graph
-from framework.graph.memory_plan import plan_memory
-from framework.graph.ops import _view
+from framework.graph.memory_plan import block_view, plan_memory
 
 
 class Executor:
@@ -35,7 +34,7 @@ class Executor:
             out = None
             if op.planned and op.outputs[0] in plan.block_of:
                 value = graph.values[op.outputs[0]]
-                out = _view(blocks[plan.block_of[op.outputs[0]]], value.physical_shape,
+                out = block_view(blocks[plan.block_of[op.outputs[0]]], value.physical_shape,
                             value.dtype)
             dead = [v for v in dict.fromkeys(op.inputs + op.outputs)
                     if plan.last_reads.get(v, i) == i and graph.values[v].const is None]

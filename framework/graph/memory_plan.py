@@ -11,6 +11,10 @@ them, so they are allocated at each call.
 
 from __future__ import annotations
 
+import math
+
+import numpy
+
 from framework.graph.graph import Graph
 
 
@@ -31,6 +35,13 @@ class MemoryPlan:
         self.workspace: dict[str, int] = {}
         self.aliased_outputs: set[int] = set()
         self.last_reads: dict[int, int] = {}
+
+
+def block_view(block, shape, dtype):
+    """An array of ``shape`` and ``dtype`` at the start of ``block``, a byte array (a block of
+    a plan or a workspace)."""
+    dtype = numpy.dtype(dtype)
+    return block[:math.prod(shape) * dtype.itemsize].view(dtype).reshape(shape)
 
 
 def _last_reads(graph: Graph) -> dict[int, int]:

@@ -16,12 +16,8 @@ import numpy
 
 from framework import backend
 from framework.graph.graph import NCHW, NHWC, Graph, Op
-
-
-def _view(buffer, shape, dtype):
-    """An array of ``shape`` and ``dtype`` at the start of the byte array ``buffer``."""
-    dtype = numpy.dtype(dtype)
-    return buffer[:math.prod(shape) * dtype.itemsize].view(dtype).reshape(shape)
+from framework.graph.memory_plan import block_view
+from framework.utils.conv import WindowGeometry
 
 
 def _output(xp, out, shape, dtype):
@@ -43,54 +39,21 @@ def _describe_activation(activation) -> str:
     return ' relu' if activation[0] == 'relu' else f' clip(0, {activation[1]})'
 
 
-class _Padding:
-    """The geometry of a windowed operation along the two spatial axes: the padding at each
-    end that makes every window of the output lie inside the padded input."""
+def _padded(geometry: WindowGeometry, x, workspace, fill):
+    """``x (..., H, W, C)`` padded with ``fill``, in the workspace ``'pad'`` when the windows
+    need padding (else ``x`` itself)."""
+    if not geometry.needs_padding:
+        return x
+    axis = x.ndim - 3
+    out = block_view(workspace['pad'], geometry.padded_shape(x.shape, axis), x.dtype)
+    return geometry.padded(x, fill, axis, out)
 
-    def __init__(self, in_size, out_size, ksize, stride, pad, dilate):
-        self.in_size = tuple(in_size)
-        self.out_size = tuple(out_size)
-        self.ksize = tuple(ksize)
-        self.stride = tuple(stride)
-        self.dilate = tuple(dilate)
-        self.begin = tuple(pad)
-        self.end = tuple(max(0, (o - 1) * s + (k - 1) * d + 1 - p - n) for n, o, k, s, p, d in
-                         zip(in_size, out_size, ksize, stride, pad, dilate))
-        self.padded_size = tuple(n + b + e for n, b, e in zip(in_size, self.begin, self.end))
-        self.needed = any(self.begin) or any(self.end)
 
-    def padded(self, xp, x, buffer, fill):
-        """``x (..., H, W, C)`` padded with ``fill``, in ``buffer`` when padding is needed."""
-        if not self.needed:
-            return x
-        out = _view(buffer, x.shape[:-3] + self.padded_size + x.shape[-1:], x.dtype)
-        (bh, bw), (h, w) = self.begin, self.in_size
-        out[..., :bh, :, :] = fill
-        out[..., bh + h:, :, :] = fill
-        out[..., bh:bh + h, :bw, :] = fill
-        out[..., bh:bh + h, bw + w:, :] = fill
-        out[..., bh:bh + h, bw:bw + w, :] = x
-        return out
-
-    def tap(self, padded, i, j):
-        """The input elements at kernel offset ``(i, j)`` of every window,
-        ``(..., oh, ow, C)``."""
-        (sh, sw), (dh, dw), (oh, ow) = self.stride, self.dilate, self.out_size
-        return padded[..., i * dh:i * dh + (oh - 1) * sh + 1:sh,
-                      j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
-
-    def windows(self, xp, padded):
-        """Every window, as the view ``(..., oh, ow, kh, kw, C)``."""
-        *lead, s_h, s_w, s_c = padded.strides
-        (sh, sw), (dh, dw) = self.stride, self.dilate
-        shape = padded.shape[:-3] + self.out_size + self.ksize + padded.shape[-1:]
-        return xp.lib.stride_tricks.as_strided(
-            padded, shape, tuple(lead) + (s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
-
-    def pad_bytes(self, n, c, dtype) -> int:
-        if not self.needed:
-            return 0
-        return n * math.prod(self.padded_size) * c * numpy.dtype(dtype).itemsize
+def _pad_bytes(geometry: WindowGeometry, n, c, dtype) -> int:
+    """The bytes of the workspace that :func:`_padded` needs for an input ``(n, H, W, c)``."""
+    if not geometry.needs_padding:
+        return 0
+    return n * math.prod(geometry.padded_size) * c * numpy.dtype(dtype).itemsize
 
 
 class Conv2D(Op):
@@ -116,7 +79,7 @@ class Conv2D(Op):
         self.groups = groups
         self.activation = None
         self._matrix = None
-        self._padding = None
+        self._geometry = None
 
     @property
     def residual(self) -> bool:
@@ -128,25 +91,25 @@ class Conv2D(Op):
     def output_layout(self, graph):
         return NHWC
 
-    def _geometry(self, graph: Graph):
+    def _window_geometry(self, graph: Graph):
         x, y = graph.values[self.inputs[0]], graph.values[self.outputs[0]]
-        return _Padding(x.shape[2:], y.shape[2:], self.W.shape[2:], self.stride, self.pad,
-                        self.dilate)
+        return WindowGeometry(x.shape[2:], y.shape[2:], self.W.shape[2:], self.stride, self.pad,
+                              self.dilate)
 
     @property
     def _depthwise(self) -> bool:
         return self.W.shape[1] == 1 and self.groups == self.W.shape[0] and self.groups > 1
 
-    def _pointwise(self, geometry: _Padding) -> bool:
+    def _pointwise(self, geometry: WindowGeometry) -> bool:
         """Whether each window is one input element (1x1, no padding)."""
-        return self.W.shape[2:] == (1, 1) and not geometry.needed
+        return self.W.shape[2:] == (1, 1) and not geometry.needs_padding
 
     def workspace(self, graph):
         n, c, _, _ = graph.values[self.inputs[0]].shape
         o, oh, ow = graph.values[self.outputs[0]].shape[1:]
         itemsize = self.W.dtype.itemsize
-        geometry = self._geometry(graph)
-        needs = {'pad': geometry.pad_bytes(n, c, self.W.dtype)}
+        geometry = self._window_geometry(graph)
+        needs = {'pad': _pad_bytes(geometry, n, c, self.W.dtype)}
         rows = n * oh * ow
         if self._depthwise:
             needs['tap'] = rows * o * itemsize
@@ -159,7 +122,7 @@ class Conv2D(Op):
 
     def prepare(self, graph):
         """Lays the weight out for the products (after every fusion has changed it)."""
-        self._padding = self._geometry(graph)
+        self._geometry = self._window_geometry(graph)
         o, cg, kh, kw = self.W.shape
         xp = _array_module(self.W)
         if self._depthwise:
@@ -174,7 +137,7 @@ class Conv2D(Op):
         xp = _array_module(x)
         n, h, w, c = x.shape
         o = self.W.shape[0]
-        geometry = self._padding
+        geometry = self._geometry
         oh, ow = geometry.out_size
         rows = n * oh * ow
         y = _output(xp, out, (n, oh, ow, o), x.dtype)
@@ -187,7 +150,7 @@ class Conv2D(Op):
             if g == 1:
                 xp.matmul(col.reshape(rows, -1), self._matrix[0], out=y2)
             else:
-                product = _view(workspace['gemm'], (g, rows, o // g), x.dtype)
+                product = block_view(workspace['gemm'], (g, rows, o // g), x.dtype)
                 xp.matmul(col.reshape(g, rows, -1), self._matrix, out=product)
                 xp.copyto(y2.reshape(rows, g, o // g), product.transpose(1, 0, 2))
         if self.b is not None:
@@ -211,23 +174,24 @@ class Conv2D(Op):
             x = x.reshape(n, h, w, g, c // g).transpose(3, 0, 1, 2, 4)
         elif self._pointwise(geometry) and self.stride == (1, 1) and x.flags.c_contiguous:
             return x
+        axis = x.ndim - 3
         if self._pointwise(geometry):
-            windows = geometry.tap(x, 0, 0)[..., None, None, :]
+            windows = geometry.at_offset(x, (0, 0), axis)[..., None, None, :]
         else:
-            windows = geometry.windows(xp, geometry.padded(xp, x, workspace.get('pad'), 0))
-        col = _view(workspace['col'], windows.shape, x.dtype)
+            windows = geometry.windows(_padded(geometry, x, workspace, 0), axis)
+        col = block_view(workspace['col'], windows.shape, x.dtype)
         xp.copyto(col, windows)
         return col
 
     def _depthwise_sum(self, xp, geometry, x, y, workspace):
         """A depthwise convolution as a sum over kernel offsets of shifted inputs times their
         per-channel weights."""
-        padded = geometry.padded(xp, x, workspace.get('pad'), 0)
+        padded = _padded(geometry, x, workspace, 0)
         kh, kw = geometry.ksize
-        term = _view(workspace['tap'], y.shape, y.dtype)
+        term = block_view(workspace['tap'], y.shape, y.dtype)
         for i in range(kh):
             for j in range(kw):
-                tap = geometry.tap(padded, i, j)
+                tap = geometry.at_offset(padded, (i, j), 1)
                 if i == 0 and j == 0:
                     xp.multiply(tap, self._matrix[0, 0], out=y)
                 else:
@@ -346,7 +310,7 @@ class Pool2D(Op):
         self.pad = tuple(pad)
         self.divisor = divisor
         self._counts = None
-        self._padding = None
+        self._geometry = None
 
     def input_layouts(self, graph):
         return [NHWC]
@@ -354,37 +318,33 @@ class Pool2D(Op):
     def output_layout(self, graph):
         return NHWC
 
-    def _geometry(self, graph):
+    def _window_geometry(self, graph):
         x, y = graph.values[self.inputs[0]], graph.values[self.outputs[0]]
-        return _Padding(x.shape[2:], y.shape[2:], self.ksize, self.stride, self.pad, (1, 1))
+        return WindowGeometry(x.shape[2:], y.shape[2:], self.ksize, self.stride, self.pad)
 
     def workspace(self, graph):
         n, c = graph.values[self.inputs[0]].shape[:2]
         dtype = graph.values[self.inputs[0]].dtype
-        return {'pad': self._geometry(graph).pad_bytes(n, c, dtype)}
+        return {'pad': _pad_bytes(self._window_geometry(graph), n, c, dtype)}
 
     def prepare(self, graph):
-        self._padding = self._geometry(graph)
+        self._geometry = self._window_geometry(graph)
         if self.kind == 'average' and self.divisor is None:
-            ones = numpy.ones((1,) + self._padding.in_size + (1,))
-            padded = self._padding.padded(numpy, ones, numpy.empty(
-                self._padding.pad_bytes(1, 1, ones.dtype), numpy.uint8), 0)
-            counts = sum(self._padding.tap(padded, i, j) for i in range(self.ksize[0])
-                         for j in range(self.ksize[1]))
-            self._counts = graph.xp.asarray(counts.astype(graph.values[self.inputs[0]].dtype))
+            counts = self._geometry.valid_counts(graph.xp, graph.values[self.inputs[0]].dtype)
+            self._counts = counts[..., None]
 
     def run(self, inputs, out, workspace):
         x, = inputs
         xp = _array_module(x)
-        geometry = self._padding
+        geometry = self._geometry
         n, c = x.shape[0], x.shape[3]
         y = _output(xp, out, (n,) + geometry.out_size + (c,), x.dtype)
         fill = -numpy.inf if self.kind == 'max' else 0
-        padded = geometry.padded(xp, x, workspace.get('pad'), fill)
+        padded = _padded(geometry, x, workspace, fill)
         reduce = xp.maximum if self.kind == 'max' else xp.add
         for i in range(self.ksize[0]):
             for j in range(self.ksize[1]):
-                tap = geometry.tap(padded, i, j)
+                tap = geometry.at_offset(padded, (i, j), 1)
                 if i == 0 and j == 0:
                     xp.copyto(y, tap)
                 else:

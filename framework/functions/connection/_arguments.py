@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from framework.functions._inputs import float_input, is_int, positive_int, spatial_tuple
 from framework.utils import type_check
-from framework.utils.conv import get_conv_outsize, get_deconv_outsize
+from framework.utils.conv import get_conv_outsize, get_conv_outsizes, get_deconv_outsize
 
 
 class Geometry:
@@ -61,8 +61,8 @@ def check_bias(fname: str, b, size: int, x_dtype, same_dtype: bool) -> None:
 
 def check_out_size(fname: str, x_shape, ksize, geometry: Geometry, cover_all: bool) -> None:
     """Checks that the windows of a convolution fit in the input at least once per axis."""
-    out = tuple(get_conv_outsize(n, k, s, p, cover_all, d) for n, k, s, p, d in zip(
-        x_shape[2:], ksize, geometry.stride, geometry.pad, geometry.dilate))
+    out = get_conv_outsizes(x_shape[2:], ksize, geometry.stride, geometry.pad, cover_all,
+                            geometry.dilate)
     if any(o <= 0 for o in out):
         raise ValueError(f'{fname}: the windows ({geometry.describe(ksize)}, '
                          f'cover_all={cover_all}) do not fit in the spatial size '

@@ -59,12 +59,6 @@ def _is_channel_major(x, stride, dtype) -> bool:
             and x.swapaxes(0, 1).flags.c_contiguous)
 
 
-def out_size(in_size, ksize, stride, pad, cover_all, dilate) -> tuple[int, ...]:
-    """The spatial size of a convolution's output (``cover_all`` has one bool per axis)."""
-    return tuple(conv.get_conv_outsize(n, k, s, p, c, d)
-                 for n, k, s, p, c, d in zip(in_size, ksize, stride, pad, cover_all, dilate))
-
-
 def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
     """The windows of ``x`` as one contiguous matrix per group, the batch axis next to the
     output positions, in pooled workspace unless ``x`` itself is that matrix.
@@ -76,7 +70,7 @@ def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
     xp = backend.get_array_module(x)
     n, c = x.shape[:2]
     in_size = x.shape[2:]
-    out = out_size(in_size, ksize, stride, pad, cover_all, dilate)
+    out = conv.get_conv_outsizes(in_size, ksize, stride, pad, cover_all, dilate)
     shape = (groups, c // groups * math.prod(ksize), n, math.prod(out))
     if _is_pointwise(in_size, ksize, stride, pad, out):
         if _is_matrix(x, stride, dtype) and n == 1:
@@ -107,7 +101,7 @@ def convolve(x, W, stride, pad, cover_all, dilate, groups):
     o = W.shape[0]
     ksize = W.shape[2:]
     dtype = _gemm_dtype(x.dtype, W.dtype)
-    out = out_size(x.shape[2:], ksize, stride, pad, cover_all, dilate)
+    out = conv.get_conv_outsizes(x.shape[2:], ksize, stride, pad, cover_all, dilate)
     w = W.astype(dtype, copy=False).reshape(groups, o // groups, -1)
     if _is_pointwise(x.shape[2:], ksize, stride, pad, out) and _is_matrix(x, stride, dtype):
         y = xp.matmul(w, x.reshape(n, groups, w.shape[2], -1))

@@ -18,7 +18,7 @@ def _divisor(windows: Windows, divisor, like):
     """``divisor`` as a number or an array like ``like`` (None: the count of non-padding
     elements of each window)."""
     if divisor is None:
-        return windows.valid_counts(backend.get_array_module(like), like.dtype)
+        return windows.geometry.valid_counts(backend.get_array_module(like), like.dtype)
     return divisor
 
 

@@ -23,7 +23,7 @@ import math
 import numpy
 
 from framework import backend
-from framework.utils.conv import get_conv_outsize
+from framework.utils.conv import WindowGeometry
 
 
 def _select(values, mask, out):
@@ -43,6 +43,8 @@ class Windows:
             ``cover_all``).
 
     Attributes:
+        geometry (WindowGeometry): the windows' geometry (padding, output size, the count
+            of input elements in each window).
         out_size (tuple of int): the number of windows along each axis.
         n_offsets (int): the number of kernel offsets, ``k_1 * ... * k_n``. The window index
             of an offset (as in max pooling's indices) is its position in row-major order.
@@ -53,8 +55,8 @@ class Windows:
         self.ksize = tuple(ksize)
         self.stride = tuple(stride)
         self.pad = tuple(pad)
-        self.out_size = tuple(get_conv_outsize(n, k, s, p, cover_all)
-                              for n, k, s, p in zip(in_size, ksize, stride, pad))
+        self.geometry = WindowGeometry.for_input(in_size, ksize, stride, pad, cover_all)
+        self.out_size = self.geometry.out_size
         self.n_offsets = math.prod(self.ksize)
         self._all_at_once = (all(k <= s for k, s in zip(self.ksize, self.stride))
                              and self.n_offsets > math.prod(self.out_size))
@@ -269,16 +271,3 @@ class Windows:
                 run = self._run_of(planes, k)
                 xp.add(run, term, out=run)
         return self.image(buf)
-
-    # --- divisors of average pooling ----------------------------------------------------------
-
-    def valid_counts(self, xp, dtype):
-        """The number of input (non-padding) elements in each window, of shape ``out_size``."""
-        counts = None
-        for axis, (n, k, s, p, o) in enumerate(zip(self.in_size, self.ksize, self.stride,
-                                                   self.pad, self.out_size)):
-            starts = xp.arange(o) * s - p
-            count = xp.minimum(starts + k, n) - xp.maximum(starts, 0)
-            count = count.reshape((o,) + (1,) * (len(self.out_size) - axis - 1))
-            counts = count if counts is None else counts * count
-        return counts.astype(dtype)

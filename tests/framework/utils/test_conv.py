@@ -3,6 +3,7 @@ import itertools
 import numpy
 import pytest
 
+from framework import backend
 from framework.testing import devices
 from framework.utils import conv
 
@@ -74,3 +75,44 @@ def test_im2col_takes_cover_all_per_axis():
     assert col.shape == (1, 2, 2, 2, 4, 3)
     expected = _reference_im2col(x, (2, 2), (2, 2), (0, 0), 0, True, (1, 1))[..., :3]
     numpy.testing.assert_array_equal(col, expected)
+
+
+@pytest.mark.parametrize('shape, ksize, stride, pad, cover_all, dilate', CASES)
+@pytest.mark.parametrize('device', devices(), ids=str)
+def test_channels_last_windows_are_im2col_transposed(shape, ksize, stride, pad, cover_all,
+                                                     dilate, device):
+    x = numpy.random.RandomState(3).uniform(-1, 1, shape).astype(numpy.float32)
+    geometry = conv.WindowGeometry.for_input(shape[2:], ksize, stride, pad, cover_all, dilate)
+    channels_last = device.send(numpy.moveaxis(x, 1, -1))
+    out = device.send(numpy.empty(geometry.padded_shape(channels_last.shape, 1), x.dtype))
+    padded = geometry.padded(channels_last, -3.0, 1, out)
+    assert padded is out
+    windows = geometry.windows(padded, 1)
+    n = len(ksize)
+    expected = numpy.moveaxis(_reference_im2col(x, ksize, stride, pad, -3.0, cover_all, dilate),
+                              1, -1)
+    numpy.testing.assert_array_equal(
+        backend.to_cpu(windows),
+        numpy.moveaxis(expected, tuple(range(1, 1 + n)), tuple(range(1 + n, 1 + 2 * n))))
+    offset = (1,) * n
+    numpy.testing.assert_array_equal(backend.to_cpu(geometry.at_offset(padded, offset, 1)),
+                                     expected[(slice(None),) + offset])
+
+
+@pytest.mark.parametrize('shape, ksize, stride, pad, cover_all, dilate', CASES)
+def test_valid_counts_count_the_input_elements_of_each_window(shape, ksize, stride, pad,
+                                                              cover_all, dilate):
+    ones = numpy.ones((1, 1) + shape[2:])
+    expected = _reference_im2col(ones, ksize, stride, pad, 0, cover_all, dilate)
+    geometry = conv.WindowGeometry.for_input(shape[2:], ksize, stride, pad, cover_all, dilate)
+    counts = geometry.valid_counts(numpy, numpy.float32)
+    assert counts.dtype == numpy.float32
+    kernel_axes = tuple(range(2, 2 + len(ksize)))
+    numpy.testing.assert_array_equal(counts, expected.sum(axis=kernel_axes)[0, 0])
+
+
+def test_the_end_padding_is_what_the_last_window_reaches():
+    assert conv.WindowGeometry((5,), (3,), (2,), (2,), (1,)).end_pad == (0,)
+    geometry = conv.WindowGeometry.for_input((6,), (3,), (2,), (0,), cover_all=True)
+    assert geometry.out_size == (3,) and geometry.end_pad == (1,)
+    assert not conv.WindowGeometry.for_input((6, 6), (3, 3), (1, 1), (0, 0)).needs_padding
