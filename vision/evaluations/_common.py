@@ -3,8 +3,9 @@
 The evaluation functions take parallel iterables with one entry per image (arrays, lists, or
 lazily produced values). :func:`zip_images` walks them together and fails if one ends early;
 the ``as_*`` functions turn one image's entry into an array of the documented shape, or raise
-with a message such as ``eval_detection_voc: pred_bboxes[3] must have shape (R, 4), but got
-shape (5,)``.
+with a message such as ``eval_instance_segmentation_voc: pred_masks[3] must have shape
+(R, H, W), but got shape (5,)``. Boxes are checked by the box contract's one check,
+:func:`vision.utils._validation.as_bbox`.
 """
 
 from __future__ import annotations
@@ -66,20 +67,6 @@ def _as_vector(fname: str, name: str, index: int, x, kinds: str, kind_text: str
     if array.dtype.kind not in kinds:
         raise TypeError(f'{fname}: {name}[{index}] must be {kind_text} array, but got dtype '
                         f'{array.dtype}')
-    return array
-
-
-def as_bbox(fname: str, name: str, index: int, x) -> numpy.ndarray:
-    """Returns one image's boxes as a real array of shape ``(R, 4)``, in their own dtype."""
-    array = _as_array(fname, name, index, x)
-    if array.size == 0:
-        return numpy.zeros((0, 4), array.dtype if array.dtype.kind in 'iuf' else numpy.float32)
-    if array.ndim != 2 or array.shape[1] != 4:
-        raise ValueError(f'{fname}: {name}[{index}] must have shape (R, 4), but got shape '
-                         f'{array.shape}')
-    if array.dtype.kind not in 'iuf':
-        raise TypeError(f'{fname}: {name}[{index}] must be an integer or floating-point '
-                        f'array, but got dtype {array.dtype}')
     return array
 
 

@@ -10,13 +10,13 @@ from vision.evaluations import _coco
 from vision.evaluations._coco_result import chainercv_summary
 from vision.evaluations._common import (
     as_areas,
-    as_bbox,
     as_flags,
     as_labels,
     as_scores,
     shortest,
     zip_images,
 )
+from vision.utils._validation import as_bbox
 
 
 def eval_detection_coco(pred_bboxes: Iterable, pred_labels: Iterable, pred_scores: Iterable,
@@ -93,11 +93,12 @@ def eval_detection_coco(pred_bboxes: Iterable, pred_labels: Iterable, pred_score
             enumerate(images):
         n_image += 1
         pred_bbox, pred_label, pred_score = shortest([
-            as_bbox(fname, 'pred_bboxes', i, pred_bbox),
+            as_bbox(fname, f'pred_bboxes[{i}]', pred_bbox, empty_means_none=True),
             as_labels(fname, 'pred_labels', i, pred_label),
             as_scores(fname, 'pred_scores', i, pred_score)])
         gt_bbox, gt_label, gt_area, gt_crowded = shortest([
-            as_bbox(fname, 'gt_bboxes', i, gt_bbox), as_labels(fname, 'gt_labels', i, gt_label),
+            as_bbox(fname, f'gt_bboxes[{i}]', gt_bbox, empty_means_none=True),
+            as_labels(fname, 'gt_labels', i, gt_label),
             None if gt_area is None else as_areas(fname, 'gt_areas', i, gt_area),
             None if gt_crowded is None else as_flags(fname, 'gt_crowdeds', i, gt_crowded)])
         box, area = _coco_box(pred_bbox)

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 import numpy
 
 from vision.evaluations._common import (
-    as_bbox,
     as_flags,
     as_labels,
     as_scores,
@@ -17,6 +16,7 @@ from vision.evaluations._common import (
     zip_images,
 )
 from vision.evaluations._voc import VOCAccumulator, image_order, match_image
+from vision.utils._validation import as_bbox
 from vision.utils.bbox import bbox_iou
 
 
@@ -120,10 +120,10 @@ def calc_detection_voc_prec_rec(pred_bboxes: Iterable, pred_labels: Iterable,
         'gt_bboxes': gt_bboxes, 'gt_labels': gt_labels, 'gt_difficults': gt_difficults})
     for i, (pred_bbox, pred_label, pred_score, gt_bbox, gt_label, gt_difficult) in \
             enumerate(images):
-        pred_bbox = as_bbox(fname, 'pred_bboxes', i, pred_bbox)
+        pred_bbox = as_bbox(fname, f'pred_bboxes[{i}]', pred_bbox, empty_means_none=True)
         pred_label = as_labels(fname, 'pred_labels', i, pred_label)
         pred_score = as_scores(fname, 'pred_scores', i, pred_score)
-        gt_bbox = as_bbox(fname, 'gt_bboxes', i, gt_bbox)
+        gt_bbox = as_bbox(fname, f'gt_bboxes[{i}]', gt_bbox, empty_means_none=True)
         gt_label = as_labels(fname, 'gt_labels', i, gt_label)
         gt_difficult = (numpy.zeros(len(gt_bbox), dtype=bool) if gt_difficult is None
                         else as_flags(fname, 'gt_difficults', i, gt_difficult))

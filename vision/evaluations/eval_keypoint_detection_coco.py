@@ -10,7 +10,6 @@ from vision.evaluations import _coco
 from vision.evaluations._coco_result import chainercv_summary
 from vision.evaluations._common import (
     as_areas,
-    as_bbox,
     as_flags,
     as_labels,
     as_point_flags,
@@ -19,6 +18,7 @@ from vision.evaluations._common import (
     shortest,
     zip_images,
 )
+from vision.utils._validation import as_bbox
 
 # pycocotools' Params.kpt_oks_sigmas: the spread of each of COCO's 17 person keypoints.
 _SIGMAS = numpy.array([.26, .25, .25, .35, .35, .79, .79, .72, .72, .62, .62, 1.07, 1.07,
@@ -132,7 +132,8 @@ def eval_keypoint_detection_coco(pred_points: Iterable, pred_labels: Iterable,
         gt_point, gt_visible, gt_bbox, gt_label, gt_area, gt_crowded = shortest([
             as_points(fname, 'gt_points', i, gt_point, n_point),
             as_point_flags(fname, 'gt_visibles', i, gt_visible, n_point),
-            None if gt_bbox is None else as_bbox(fname, 'gt_bboxes', i, gt_bbox),
+            None if gt_bbox is None else as_bbox(fname, f'gt_bboxes[{i}]', gt_bbox,
+                                                 empty_means_none=True),
             None if gt_label is None else as_labels(fname, 'gt_labels', i, gt_label),
             None if gt_area is None else as_areas(fname, 'gt_areas', i, gt_area),
             None if gt_crowded is None else as_flags(fname, 'gt_crowdeds', i, gt_crowded)])

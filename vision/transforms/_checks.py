@@ -34,13 +34,6 @@ def check_image(fname: str, img, kinds: str | None = None) -> tuple[int, int, in
     return img.shape
 
 
-def check_bbox(fname: str, bbox) -> None:
-    """Checks a floating-point ``(R, 4)`` array of boxes."""
-    check_array(fname, 'bbox', bbox, 2, '(R, 4)', 'f')
-    if bbox.shape[1] != 4:
-        raise ValueError(f'{fname}: bbox must have shape (R, 4), but got shape {bbox.shape}')
-
-
 def check_point(fname: str, point) -> None:
     """Checks points: a floating-point ``(R, K, 2)`` array or a sequence of ``(K, 2)`` ones."""
     if isinstance(point, numpy.ndarray):

@@ -1,4 +1,8 @@
-"""Argument checks for the box and mask helpers, with messages that name what went wrong.
+"""Argument checks with messages that name what went wrong.
+
+:func:`as_bbox` is the one check of the box contract: the box and mask helpers, the transforms,
+the evaluations and the visualizations all call it, so a wrong box raises one error type
+(:class:`ShapeError` for the shape, :class:`TypeError` for the dtype) with one message.
 
 Each check names the function, the argument, what was expected and what was given, e.g.
 ``bbox_iou: bbox_a must have shape (R, 4), but got shape (3, 5)``.
@@ -43,11 +47,38 @@ def as_real_array(fname: str, name: str, x, ndim: int, shape_text: str) -> numpy
     return array
 
 
-def as_bbox(fname: str, name: str, x) -> numpy.ndarray:
-    """Returns ``x`` as a real array of shape ``(R, 4)``."""
-    array = as_real_array(fname, name, x, 2, '(R, 4)')
-    if array.shape[1] != 4:
+def as_bbox(fname: str, name: str, x, *, kinds: str = 'iuf',
+            empty_means_none: bool = False) -> numpy.ndarray:
+    """Returns ``x`` as an array of boxes of shape ``(R, 4)``: the one check of the box contract.
+
+    The box helpers, the transforms, the evaluations and the visualizations all check their
+    boxes here, so a wrong box raises the same errors with the same messages everywhere.
+
+    Args:
+        fname (str): the public function that checks, named first by the error.
+        name (str): the argument as the error names it (``'bbox'``, ``'gt_bboxes[3]'``).
+        x: the boxes, an array (or anything :func:`numpy.asarray` takes).
+        kinds (str): the dtype kinds taken: ``'iuf'`` (integer or floating point) or ``'f'``
+            (floating point, for the transforms, which write new coordinates in the dtype of
+            the boxes).
+        empty_means_none (bool): take any empty array (such as ``[]``) as no box, as
+            ChainerCV's evaluations do; it is returned as an array of shape ``(0, 4)``.
+
+    Returns:
+        ~numpy.ndarray: ``x`` as an array of shape ``(R, 4)``, in its own dtype.
+
+    Raises:
+        ShapeError: ``x`` does not have shape ``(R, 4)`` (a :class:`ValueError`).
+        TypeError: ``x`` is not an array, or not of one of the dtype ``kinds``.
+    """
+    array = as_array(fname, name, x)
+    if empty_means_none and array.size == 0:
+        return numpy.zeros((0, 4), array.dtype if array.dtype.kind in kinds else numpy.float32)
+    if array.ndim != 2 or array.shape[1] != 4:
         raise ShapeError(f'{fname}: {name} must have shape (R, 4), but got shape {array.shape}')
+    if array.dtype.kind not in kinds:
+        what = 'a floating-point' if kinds == 'f' else 'an integer or floating-point'
+        raise TypeError(f'{fname}: {name} must be {what} array, but got dtype {array.dtype}')
     return array
 
 

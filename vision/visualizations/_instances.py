@@ -49,10 +49,3 @@ def caption(i: int, label, score, label_names: Sequence[str] | None) -> str:
         parts.append(f'{float(score[i]):.2f}')
     return ': '.join(parts)
 
-
-def check_bbox(fname: str, bbox) -> numpy.ndarray:
-    """Returns ``bbox`` as an array, checking its shape ``(R, 4)``."""
-    bbox = numpy.asarray(bbox)
-    if bbox.ndim != 2 or bbox.shape[1] != 4:
-        raise ValueError(f'{fname}: bbox must have shape (R, 4), but got shape {bbox.shape}')
-    return bbox

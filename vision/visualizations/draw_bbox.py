@@ -7,9 +7,9 @@ from collections.abc import Sequence
 import numpy
 from PIL import Image, ImageDraw, ImageFont
 
+from vision.utils._validation import as_bbox
 from vision.visualizations._instances import (
     caption,
-    check_bbox,
     check_instances,
     drawing_order,
     per_instance_colors,
@@ -75,7 +75,7 @@ def draw_bbox(img: numpy.ndarray, bbox: numpy.ndarray, label: numpy.ndarray | No
             have one entry per box, or a label does not index ``label_names``.
     """
     pixels = image_to_pixels('draw_bbox', img)
-    bbox = check_bbox('draw_bbox', bbox)
+    bbox = as_bbox('draw_bbox', 'bbox', bbox)
     n_inst = len(bbox)
     check_instances('draw_bbox', n_inst, label, score, label_names)
     if instance_colors is None:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from vision.utils._validation import as_bbox
 from vision.visualizations._instances import (
     caption,
-    check_bbox,
     check_instances,
     drawing_order,
     per_instance_colors,
@@ -65,7 +65,7 @@ def vis_bbox(img: numpy.ndarray | None, bbox: numpy.ndarray, label: numpy.ndarra
     """
     from matplotlib.patches import Rectangle
 
-    bbox = check_bbox('vis_bbox', bbox)
+    bbox = as_bbox('vis_bbox', 'bbox', bbox)
     check_instances('vis_bbox', len(bbox), label, score, label_names)
     colors = per_instance_colors(
         'vis_bbox', _RED if instance_colors is None else instance_colors, len(bbox)) / 255

@@ -6,7 +6,7 @@ import numbers
 
 import numpy
 
-from vision.transforms._checks import check_bbox
+from vision.utils._validation import as_bbox
 
 
 def crop_bbox(bbox: numpy.ndarray, y_slice: slice | None = None, x_slice: slice | None = None,
@@ -42,7 +42,7 @@ def crop_bbox(bbox: numpy.ndarray, y_slice: slice | None = None, x_slice: slice 
         * **truncated_index** (*numpy.ndarray*): the indices, among the **returned** boxes, of
           those that were clipped.
     """
-    check_bbox('crop_bbox', bbox)
+    bbox = as_bbox('crop_bbox', 'bbox', bbox, kinds='f')
     top, bottom = _bounds('y_slice', y_slice)
     left, right = _bounds('x_slice', x_slice)
     start = numpy.array((top, left))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy
 
-from vision.transforms._checks import check_bbox, check_extent
+from vision.transforms._checks import check_extent
+from vision.utils._validation import as_bbox
 
 
 def flip_bbox(bbox: numpy.ndarray, size: tuple[int, int], y_flip: bool = False,
@@ -25,7 +26,7 @@ def flip_bbox(bbox: numpy.ndarray, size: tuple[int, int], y_flip: bool = False,
     Returns:
         ~numpy.ndarray: New boxes, :math:`(R, 4)`, of the dtype of ``bbox``.
     """
-    check_bbox('flip_bbox', bbox)
+    bbox = as_bbox('flip_bbox', 'bbox', bbox, kinds='f')
     H, W = check_extent('flip_bbox', 'size', size)
     out = bbox.copy()
     if y_flip:

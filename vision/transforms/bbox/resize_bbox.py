@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy
 
-from vision.transforms._checks import check_bbox, check_extent
+from vision.transforms._checks import check_extent
+from vision.utils._validation import as_bbox
 
 
 def resize_bbox(bbox: numpy.ndarray, in_size: tuple[int, int],
@@ -23,7 +24,7 @@ def resize_bbox(bbox: numpy.ndarray, in_size: tuple[int, int],
     Returns:
         ~numpy.ndarray: New boxes, :math:`(R, 4)`, of the dtype of ``bbox``.
     """
-    check_bbox('resize_bbox', bbox)
+    bbox = as_bbox('resize_bbox', 'bbox', bbox, kinds='f')
     in_H, in_W = check_extent('resize_bbox', 'in_size', in_size)
     out_H, out_W = check_extent('resize_bbox', 'out_size', out_size)
     out = bbox.copy()

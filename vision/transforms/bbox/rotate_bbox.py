@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy
 
-from vision.transforms._checks import check_bbox, check_size
+from vision.transforms._checks import check_size
 from vision.transforms.image.rotate import rotated_size, rotation_cos_sin
+from vision.utils._validation import as_bbox
 
 
 def rotate_bbox(bbox: numpy.ndarray, angle: float, size: tuple[int, int], *,
@@ -32,7 +33,7 @@ def rotate_bbox(bbox: numpy.ndarray, angle: float, size: tuple[int, int], *,
         ~numpy.ndarray: New boxes, :math:`(R, 4)`, of the dtype of ``bbox``, in the
         coordinates of the rotated image.
     """
-    check_bbox('rotate_bbox', bbox)
+    bbox = as_bbox('rotate_bbox', 'bbox', bbox, kinds='f')
     H, W = check_size('rotate_bbox', 'size', size)
     cos, sin = rotation_cos_sin(float(angle))
     out_H, out_W = rotated_size((H, W), float(angle), expand)

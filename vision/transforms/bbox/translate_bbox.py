@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy
 
-from vision.transforms._checks import check_bbox, check_offsets
+from vision.transforms._checks import check_offsets
+from vision.utils._validation import as_bbox
 
 
 def translate_bbox(bbox: numpy.ndarray, y_offset: float = 0,
@@ -21,7 +22,7 @@ def translate_bbox(bbox: numpy.ndarray, y_offset: float = 0,
     Returns:
         ~numpy.ndarray: New boxes, :math:`(R, 4)`, of the dtype of ``bbox``.
     """
-    check_bbox('translate_bbox', bbox)
+    bbox = as_bbox('translate_bbox', 'bbox', bbox, kinds='f')
     check_offsets('translate_bbox', y_offset, x_offset)
     out = bbox.copy()
     out += (y_offset, x_offset, y_offset, x_offset)
