@@ -19,6 +19,9 @@ from vision.utils.mask import scale_mask as scale_mask
 from vision.utils.testing import ConstantStubLink as ConstantStubLink
 from vision.utils.testing import assert_is_bbox as assert_is_bbox
 from vision.utils.testing import assert_is_bbox_dataset as assert_is_bbox_dataset
+from vision.utils.testing import (
+    assert_is_classification_link as assert_is_classification_link,
+)
 from vision.utils.testing import assert_is_detection_link as assert_is_detection_link
 from vision.utils.testing import assert_is_image as assert_is_image
 from vision.utils.testing import (

@@ -12,6 +12,7 @@ from framework.testing.parameterized import parameterize, product, product_dict,
 from vision.utils.testing.assertions import (
     assert_is_bbox,
     assert_is_bbox_dataset,
+    assert_is_classification_link,
     assert_is_detection_link,
     assert_is_image,
     assert_is_instance_segmentation_dataset,
@@ -26,7 +27,8 @@ from vision.utils.testing.constant_stub_link import ConstantStubLink
 from vision.utils.testing.generate_random_bbox import generate_random_bbox
 
 __all__ = [
-    'ConstantStubLink', 'assert_is_bbox', 'assert_is_bbox_dataset', 'assert_is_detection_link',
+    'ConstantStubLink', 'assert_is_bbox', 'assert_is_bbox_dataset',
+    'assert_is_classification_link', 'assert_is_detection_link',
     'assert_is_image',
     'assert_is_instance_segmentation_dataset', 'assert_is_instance_segmentation_link',
     'assert_is_label_dataset', 'assert_is_point', 'assert_is_point_dataset',
