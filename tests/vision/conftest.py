@@ -1,8 +1,9 @@
 """Shared by the tests of ``vision``: a local file server with scripted failures and a private
 $VISION_HOME (for downloads, datasets and weights); a fake communicator of several ranks run as
-threads; and, for the pretrained-weights system (``vision.weights``, the ``vision`` command), a
+threads; for the pretrained-weights system (``vision.weights``, the ``vision`` command), a
 manifest of one's own and a tiny registered classifier with a converter of its PyTorch
-checkpoints.
+checkpoints; and, for the ``vision`` command's tasks, registered stub models of the other tasks
+whose predictions follow from the image size.
 
 The classifier's checkpoint ``tests/data/tiny_classifier.pth`` was written by ``torch.save``
 (see ``tests/data/README.md``) with the logits torch computed for an image.
@@ -52,6 +53,78 @@ class TinyClassifier(ClassifierPredictMixin, PickableSequentialChain):
         self.weight_spec = None
         if pretrained is not None:
             pretrained.load(self)
+
+
+class _StubModel:
+    """A registered model of a task whose predictions follow from each image's size
+    ``(H, W)``: two instances, label 0 in the centre ``[H/4, 3H/4) x [W/4, 3W/4)`` (score 0.9)
+    and label 1 in the top-left quarter (score 0.4); a label map of 0 above ``H/2`` and 1
+    below."""
+
+    label_names = ('centre', 'corner')
+
+    def __init__(self, pretrained_model=None):
+        self.weight_spec = None
+
+    def hybridize(self, active=True):
+        pass
+
+    @staticmethod
+    def _bbox(img):
+        H, W = img.shape[1:]
+        return numpy.array([[H / 4, W / 4, 3 * H / 4, 3 * W / 4], [0, 0, H / 2, W / 2]],
+                           numpy.float32)
+
+    @staticmethod
+    def _labels_scores(imgs):
+        return ([numpy.array([0, 1], numpy.int32) for _ in imgs],
+                [numpy.array([0.9, 0.4], numpy.float32) for _ in imgs])
+
+
+@register_model('stub_detector_for_tests')
+class StubDetector(_StubModel):
+    """Boxes and five points per box (the box's corners and centre)."""
+
+    task = 'detection'
+
+    def predict(self, imgs):
+        imgs = list(imgs)
+        bboxes = [self._bbox(img) for img in imgs]
+        points = [numpy.stack([b[:, [0, 1]], b[:, [0, 3]], (b[:, :2] + b[:, 2:]) / 2,
+                               b[:, [2, 1]], b[:, [2, 3]]], axis=1) for b in bboxes]
+        return (bboxes, *self._labels_scores(imgs), points)
+
+
+@register_model('stub_semantic_segmenter_for_tests')
+class StubSemanticSegmenter(_StubModel):
+    """Label maps."""
+
+    task = 'semantic_segmentation'
+
+    def predict(self, imgs):
+        labels = []
+        for img in imgs:
+            label = numpy.zeros(img.shape[1:], numpy.int32)
+            label[img.shape[1] // 2:] = 1
+            labels.append(label)
+        return labels
+
+
+@register_model('stub_instance_segmenter_for_tests')
+class StubInstanceSegmenter(_StubModel):
+    """The boxes' masks."""
+
+    task = 'instance_segmentation'
+
+    def predict(self, imgs):
+        imgs = list(imgs)
+        masks = []
+        for img in imgs:
+            mask = numpy.zeros((2,) + img.shape[1:], bool)
+            for m, (y0, x0, y1, x1) in zip(mask, self._bbox(img).astype(int)):
+                m[y0:y1, x0:x1] = True
+            masks.append(mask)
+        return (masks, *self._labels_scores(imgs))
 
 
 _TINY_MODULES = {'conv': ('conv/conv', 'conv'), 'bn': ('conv/bn', 'bn'), 'fc': ('fc', 'linear')}

@@ -1,6 +1,7 @@
 import pytest
 
 from vision.models import ResNet50, get_model, list_models, register_model
+from vision.models._registry import TASKS
 
 CLASSIFIERS = ['mobilenet_v2', 'resnet101', 'resnet14', 'resnet152', 'resnet50', 'se_resnet101',
                'se_resnet152', 'se_resnet50', 'se_resnext101', 'se_resnext50', 'vgg16']
@@ -35,3 +36,15 @@ def test_unknown_names_list_the_models():
         get_model('resnet')
     with pytest.raises(ValueError, match='register_model: name must be a non-empty str'):
         register_model('')
+
+
+def test_a_model_declares_its_task():
+    with pytest.raises(ValueError, match="register_model: NoTask must declare its task as a "
+                                         "class attribute, one of 'classification', "
+                                         r".*but its task is None"):
+        register_model('no_task_for_tests')(type('NoTask', (), {}))
+    with pytest.raises(ValueError, match="but its task is 'segmentation'"):
+        register_model('wrong_task_for_tests')(type('WrongTask', (), {'task': 'segmentation'}))
+    assert not {'no_task_for_tests', 'wrong_task_for_tests'} & set(list_models())
+    assert {get_model(name).task for name in CLASSIFIERS} == {'classification'}
+    assert all(get_model(name).task in TASKS for name in list_models())

@@ -7,34 +7,15 @@ from collections.abc import Iterable
 
 import numpy
 
-import framework
-import framework.graph
 from framework import backend
+from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.transforms import center_crop, resize, scale, ten_crop
 
 _CROPS = ('center', '10')
 
 
-class StaticGraphMixin:
-    """Adds :meth:`hybridize` to a predictor."""
-
-    _static_graph = None
-
-    def hybridize(self, active: bool = True) -> None:
-        """Makes ``predict`` run its model as a static graph (:func:`framework.graph.compile`;
-        the name is MXNet Gluon's): ResNet-50 runs about 1.3x faster on the CPU, with the
-        parameters as they are at the first call after this, folded into the graph. Call it
-        again after changing them (training, loading weights); ``False`` goes back to running
-        the model eagerly. Calling the model itself stays define-by-run."""
-        self._static_graph = framework.graph.compile(self._predicted_model()) if active else None
-
-    def _predicted_model(self):
-        """The link that :meth:`predict` runs."""
-        raise NotImplementedError
-
-
-class FeaturePredictor(StaticGraphMixin, Chain):
+class FeaturePredictor(Hybridizable, Chain):
     """Adds :meth:`predict` to a model that maps a batch of images to features (for a
     classifier of this package, the class probabilities).
 
@@ -92,20 +73,20 @@ class FeaturePredictor(StaticGraphMixin, Chain):
             sequence), a tuple with one such array per feature. No images give an empty
             ``(0,)`` array.
         """
-        return predict_features(self.extractor, imgs, self.crop_size, self.scale_size,
-                                self.crop, self.mean, self.scale, self._static_graph)
+        return predict_features(self, imgs, self.crop_size, self.scale_size, self.crop,
+                                self.mean, self.scale)
 
-    def _predicted_model(self):
+    def hybridized_link(self):
+        """The extractor: :meth:`hybridize` makes it run as a static graph."""
         return self.extractor
 
 
-class ClassifierPredictMixin(StaticGraphMixin):
+class ClassifierPredictMixin(Hybridizable):
     """``predict(imgs)`` of the zoo's classifiers: :class:`FeaturePredictor`'s, with the
     resize, crop size and crop of the loaded weights (:attr:`weight_spec`), or ImageNet's
     (shorter side resized to 256, centre crop of 224) for a model without named weights."""
 
-    def _predicted_model(self):
-        return self
+    task = 'classification'
 
     def predict(self, imgs: Iterable[numpy.ndarray], crop: str | None = None):
         """The class probabilities of images (or the picked features).
@@ -124,7 +105,7 @@ class ClassifierPredictMixin(StaticGraphMixin):
         crop = crop or (pre.crop if pre is not None else 'center')
         _check_crop('predict', crop)
         features = predict_features(self, imgs, _pair(crop_size), scale_size, crop, self.mean,
-                                    getattr(self, 'scale', None), self._static_graph)
+                                    getattr(self, 'scale', None))
         if isinstance(features, tuple):
             return tuple(list(f) for f in features)
         return list(features)
@@ -160,18 +141,15 @@ def _crops(img: numpy.ndarray, crop_size, scale_size, crop, mean, scale_) -> num
     return crops.astype(numpy.float32)
 
 
-def predict_features(extractor, imgs, crop_size, scale_size, crop, mean, scale_,
-                     static_graph=None):
-    """Runs ``extractor`` (or its compiled ``static_graph``) on the crops of each image and
-    averages the features of each image's crops (see :class:`FeaturePredictor`, whose
-    attributes the arguments are): ``(B, ...)`` arrays."""
+def predict_features(predictor: Hybridizable, imgs, crop_size, scale_size, crop, mean, scale_):
+    """Runs ``predictor.infer`` on the crops of each image and averages the features of each
+    image's crops (see :class:`FeaturePredictor`, whose attributes the other arguments are):
+    ``(B, ...)`` arrays."""
     crops = [_crops(img, crop_size, scale_size, crop, mean, scale_) for img in imgs]
     if not crops:
         return numpy.empty((0,), numpy.float32)
     n_crop = crops[0].shape[0]
-    x = extractor.xp.asarray(numpy.concatenate(crops))
-    with framework.using_config('train', False), framework.no_backprop_mode():
-        features = (static_graph or extractor)(x)
+    features = predictor.infer(predictor.xp.asarray(numpy.concatenate(crops)))
     if isinstance(features, tuple):
         return tuple(_average_crops(f, n_crop) for f in features)
     return _average_crops(features, n_crop)

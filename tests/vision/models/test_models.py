@@ -1,0 +1,133 @@
+"""Every registered model, built small with random weights, keeps the ``predict`` contract of
+its task (as torchvision's ``test/test_models.py`` runs over every model it knows).
+
+A model that the registry knows and :data:`SMALL` does not build fails
+:func:`test_every_registered_model_is_covered`: a new model is tested by adding how to build
+it small here.
+"""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+from framework.graph import Hybridizable
+from vision.models import get_model, list_models
+from vision.utils.testing import (
+    assert_is_classification_link,
+    assert_is_detection_link,
+    assert_is_instance_segmentation_link,
+    assert_is_semantic_segmentation_link,
+)
+
+# name: (constructor keyword arguments of a small random model, number of classes)
+SMALL = {
+    'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
+    'resnet14': ({'n_class': 5, 'base_channels': 8}, 5),
+    'resnet50': ({'n_class': 5, 'base_channels': 8}, 5),
+    'resnet101': ({'n_class': 5, 'base_channels': 8}, 5),
+    'resnet152': ({'n_class': 5, 'base_channels': 8}, 5),
+    'se_resnet50': ({'n_class': 5, 'base_channels': 8}, 5),
+    'se_resnet101': ({'n_class': 5, 'base_channels': 8}, 5),
+    'se_resnet152': ({'n_class': 5, 'base_channels': 8}, 5),
+    'se_resnext50': ({'n_class': 5, 'base_channels': 32}, 5),
+    'se_resnext101': ({'n_class': 5, 'base_channels': 32}, 5),
+    'vgg16': ({'n_class': 5}, 5),
+    # registered by tests/vision/conftest.py
+    'tiny_classifier_for_tests': ({'n_class': 5}, 5),
+    'stub_detector_for_tests': ({}, 2),
+    'stub_semantic_segmenter_for_tests': ({}, 2),
+    'stub_instance_segmenter_for_tests': ({}, 2),
+}
+
+# Models whose small build still takes more than a few seconds to predict.
+SLOW = {'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'vgg16'}
+
+CONTRACTS = {
+    'classification': assert_is_classification_link,
+    'detection': assert_is_detection_link,
+    'semantic_segmentation': assert_is_semantic_segmentation_link,
+    'instance_segmentation': assert_is_instance_segmentation_link,
+}
+
+
+def _names():
+    return [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
+            for name in list_models()]
+
+
+def _build(name: str):
+    kwargs, _ = SMALL[name]
+    numpy.random.seed(0)
+    return get_model(name)(pretrained_model=None, **kwargs)
+
+
+def _images(seed: int) -> list[numpy.ndarray]:
+    rng = numpy.random.RandomState(seed)
+    return [rng.randint(0, 256, (3, 96, 128)).astype(numpy.float32),
+            rng.randint(0, 256, (3, 130, 90)).astype(numpy.float32)]
+
+
+def _assert_same_outputs(actual, expected, rtol=1e-5, atol=1e-5) -> None:
+    """Compares two predictions: a list of arrays per output (or one list)."""
+    if isinstance(expected, list):
+        actual, expected = (actual,), (expected,)
+    assert len(actual) == len(expected)
+    for output, reference in zip(actual, expected):
+        assert len(output) == len(reference)
+        for a, e in zip(output, reference):
+            assert a.dtype == e.dtype and a.shape == e.shape
+            if a.dtype.kind == 'f':
+                numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+            else:
+                numpy.testing.assert_array_equal(a, e)
+
+
+def test_every_registered_model_is_covered():
+    assert sorted(SMALL) == list_models(), (
+        'every registered model must be built small in tests/vision/models/test_models.py '
+        f'(SMALL): missing {sorted(set(list_models()) - set(SMALL))}, unknown '
+        f'{sorted(set(SMALL) - set(list_models()))}')
+
+
+@pytest.mark.parametrize('name', _names())
+def test_predict_keeps_the_contract_of_the_task(name):
+    model = _build(name)
+    assert model.task in CONTRACTS
+    CONTRACTS[model.task](model, SMALL[name][1])
+    if hasattr(model, 'use_preset'):
+        for preset in ('visualize', 'evaluate'):
+            model.use_preset(preset)
+            CONTRACTS[model.task](model, SMALL[name][1])
+
+
+@pytest.mark.parametrize('name', _names())
+def test_an_image_gives_what_it_gives_in_a_batch(name):
+    model = _build(name)
+    imgs = _images(1)
+    batch = model.predict(imgs)
+    for i, img in enumerate(imgs):
+        alone = model.predict([img])
+        in_batch = tuple([output[i]] for output in batch) if isinstance(batch, tuple) \
+            else [batch[i]]
+        _assert_same_outputs(alone, in_batch, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize('name', _names())
+def test_no_images_give_empty_lists(name):
+    outputs = _build(name).predict([])
+    for output in outputs if isinstance(outputs, tuple) else (outputs,):
+        assert output == []
+
+
+@pytest.mark.parametrize('name', _names())
+def test_hybridized_predict_is_the_eager_one(name):
+    model = _build(name)
+    if not isinstance(model, Hybridizable):
+        pytest.skip(f'{name} has no hybridize()')
+    imgs = _images(2)
+    eager = model.predict(imgs)
+    model.hybridize()
+    _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=1e-5)
+    model.hybridize(False)
+    _assert_same_outputs(model.predict(imgs), eager, rtol=0, atol=0)
