@@ -4,12 +4,16 @@
 
     vision list [--model resnet50] [--verbose]
     vision predict --model resnet50 --weights imagenet [--arg arch=he] [--top 5] IMG...
+    vision predict --model mtcnn --weights facenet-pytorch --out faces/ IMG...
     vision evaluate --model resnet50 --weights imagenet --dataset /data/imagenet/val [--crop 10]
     vision download --model resnet50 --weights torchvision-imagenet1k-v2
 
 ``list`` prints every pretrained weight of the manifest with its published scores;
-``predict`` prints the most probable classes of each image; ``evaluate`` prints the top-1 and
-top-5 accuracy on a directory of class directories (ImageNet's layout) or on synthetic shapes;
+``predict`` prints what the model's task predicts for each image (the most probable classes;
+the detected boxes, with their points for a keypoint detector; the classes covering a label
+map), and with ``--out DIR`` draws it on the image; ``evaluate`` prints the metric of the
+model's task: top-1 and top-5 accuracy on a directory of class directories (ImageNet's layout)
+or on synthetic shapes, VOC mAP for a detector, mIoU for semantic segmentation;
 ``download`` fetches, verifies and converts a weight and prints where it is cached.
 ``--arg NAME=VALUE`` passes constructor arguments (``arch=he``, ``depth_multiplier=1.4``);
 values are read as JSON when they parse. ``predict`` and ``evaluate`` run the model as a static
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import numpy
@@ -46,7 +51,10 @@ def _parse_args(argv) -> argparse.Namespace:
                              help='a constructor argument of the model (repeatable)')
         if name == 'predict':
             command.add_argument('images', nargs='+', metavar='IMG')
-            command.add_argument('--top', type=int, default=5, help='how many classes (5)')
+            command.add_argument('--top', type=int, default=5,
+                                 help='how many classes to print (5)')
+            command.add_argument('--out', metavar='DIR',
+                                 help='also draw the predictions on each image, into DIR')
         if name in ('predict', 'evaluate'):
             command.add_argument('--crop', choices=('center', '10'),
                                  help="'center' or '10' crops (default: the weights')")
@@ -54,7 +62,11 @@ def _parse_args(argv) -> argparse.Namespace:
                                  help='run the model define-by-run, not as a static graph')
         if name == 'evaluate':
             command.add_argument('--dataset', required=True,
-                                 help="a directory of class directories, or 'shapes'")
+                                 help="classification: a directory of class directories, or "
+                                      "'shapes'; detection and segmentation: a VOC directory")
+            command.add_argument('--split',
+                                 help='the split of a VOC directory (detection: test, '
+                                      'segmentation: val)')
             command.add_argument('--n-images', type=int, default=1000,
                                  help='the images of --dataset shapes (1000)')
             command.add_argument('--seed', type=int, default=1,
@@ -116,60 +128,202 @@ _PREDICT_BATCH = 8  # images predicted together
 
 def _predict(args) -> None:
     from vision.utils import read_image
-    from vision.weights import label_names
     model = _build(args)
     if not args.eager:
         model.hybridize()
-    names = model.weight_spec.label_names if model.weight_spec is not None else None
+    report = _REPORTS[model.task]
+    options = {'crop': args.crop} if model.task == 'classification' else {}
+    if args.out is not None:
+        os.makedirs(args.out, exist_ok=True)
     for start in range(0, len(args.images), _PREDICT_BATCH):
         paths = args.images[start:start + _PREDICT_BATCH]
-        probs = model.predict([read_image(path) for path in paths], crop=args.crop)
-        for path, prob in zip(paths, probs):
-            if names is None and len(prob) in (1000, 1001):
-                names = label_names('imagenet' if len(prob) == 1000
-                                    else 'imagenet_with_background')
+        imgs = [read_image(path) for path in paths]
+        outputs = model.predict(imgs, **options)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        for i, (path, img) in enumerate(zip(paths, imgs)):
             print(f'{path}:')
-            for rank, index in enumerate(numpy.argsort(-prob)[:args.top], 1):
-                name = names[index] if names is not None else f'class {index}'
-                print(f'  {rank}. {prob[index]:.4f}  {name} ({index})')
+            report(args, model, path, img, *(output[i] for output in outputs))
 
 
-def _evaluation_dataset(args, model):
+def _label_names(model, n_class: int | None = None):
+    """The class names of the model's weights (ImageNet's for 1000 or 1001 classes when the
+    weights name none), or None."""
+    from vision.weights import label_names
+    spec = getattr(model, 'weight_spec', None)
+    names = spec.label_names if spec is not None else getattr(model, 'label_names', None)
+    if names is None and n_class in (1000, 1001):
+        names = label_names('imagenet' if n_class == 1000 else 'imagenet_with_background')
+    return names
+
+
+def _name(names, label: int) -> str:
+    return names[label] if names is not None and label < len(names) else f'class {label}'
+
+
+def _report_classification(args, model, path, img, prob) -> None:
+    names = _label_names(model, len(prob))
+    for rank, index in enumerate(numpy.argsort(-prob)[:args.top], 1):
+        print(f'  {rank}. {prob[index]:.4f}  {_name(names, index)} ({index})')
+
+
+def _report_detection(args, model, path, img, bbox, label, score, point=None) -> None:
+    names = _label_names(model)
+    _print_detections(names, bbox, label, score, point)
+    if args.out is not None:
+        from vision.visualizations import vis_bbox, vis_point
+        ax = vis_bbox(img, bbox, label, score, label_names=names)
+        if point is not None:
+            vis_point(None, point, ax=ax)
+        _save(args, path, ax)
+
+
+def _print_detections(names, bbox, label, score, point=None) -> None:
+    """Prints the detections of an image, the most confident first."""
+    if len(bbox) == 0:
+        print('  nothing detected')
+    for i in numpy.argsort(-score, kind='stable'):
+        y_min, x_min, y_max, x_max = bbox[i]
+        print(f'  {_name(names, label[i])} {score[i]:.4f}  box (y_min, x_min, y_max, x_max) '
+              f'= ({y_min:.1f}, {x_min:.1f}, {y_max:.1f}, {x_max:.1f})')
+        if point is not None:
+            print('    points (y, x): ' + ', '.join(f'({y:.1f}, {x:.1f})' for y, x in point[i]))
+
+
+def _report_semantic_segmentation(args, model, path, img, label) -> None:
+    names = _label_names(model)
+    classes, counts = numpy.unique(label[label >= 0], return_counts=True)
+    for index in numpy.argsort(-counts, kind='stable')[:args.top]:
+        print(f'  {100 * counts[index] / label.size:.2f} %  {_name(names, classes[index])} '
+              f'({classes[index]})')
+    if args.out is not None:
+        from vision.visualizations import vis_image, vis_semantic_segmentation
+        ax = vis_image(img)
+        vis_semantic_segmentation(None, label, label_names=names, alpha=0.6, ax=ax)
+        _save(args, path, ax)
+
+
+def _report_instance_segmentation(args, model, path, img, mask, label, score) -> None:
+    from vision.utils import mask_to_bbox
+    names = _label_names(model)
+    _print_detections(names, mask_to_bbox(mask), label, score)
+    if args.out is not None:
+        from vision.visualizations import vis_instance_segmentation
+        _save(args, path, vis_instance_segmentation(img, mask, label, score, label_names=names))
+
+
+def _save(args, path: str, ax) -> None:
+    """Writes the figure of ``ax`` to ``--out``, named after the image, and closes it."""
+    from vision.visualizations._matplotlib import pyplot
+    stem = os.path.splitext(os.path.basename(path))[0]
+    target = os.path.join(args.out, f'{stem}.png')
+    ax.set_axis_off()
+    ax.figure.savefig(target, bbox_inches='tight', dpi=100)
+    pyplot().close(ax.figure)
+    print(f'  drawn in {target}')
+
+
+_REPORTS = {
+    'classification': _report_classification,
+    'detection': _report_detection,
+    'semantic_segmentation': _report_semantic_segmentation,
+    'instance_segmentation': _report_instance_segmentation,
+}
+
+
+def _classification_dataset(args, model):
     """The ``(img, label)`` dataset of ``--dataset``; shapes are drawn at the size the
     weights resize to."""
-    import os
-
     from vision.datasets import DirectoryParsingLabelDataset, ShapesLabelDataset
     if args.dataset == 'shapes':
         pre = model.weight_spec.preprocessing if model.weight_spec is not None else None
         size = pre.resize if pre is not None and pre.resize is not None else 224
         return ShapesLabelDataset(args.n_images, size, args.seed)
-    if not os.path.isdir(args.dataset):
-        raise ValueError(f"--dataset must be 'shapes' or a directory of class directories, "
-                         f'but {args.dataset!r} is not a directory')
+    _check_directory(args, "'shapes' or a directory of class directories")
     return DirectoryParsingLabelDataset(args.dataset)
+
+
+def _voc_dataset(args, model):
+    """The VOC dataset of ``--dataset`` (a VOC directory) for the model's task: boxes with
+    their difficult flags (VOC2007's layout, ``--split test``), label maps or instance masks
+    (VOC2012's layout, ``--split val``)."""
+    from vision.datasets import (
+        VOCBboxDataset,
+        VOCInstanceSegmentationDataset,
+        VOCSemanticSegmentationDataset,
+    )
+    _check_directory(args, 'a VOC directory (VOCdevkit/VOC2007 or VOC2012)')
+    if model.task == 'detection':
+        return VOCBboxDataset(args.dataset, split=args.split or 'test', year='2007',
+                              use_difficult=True, return_difficult=True)
+    dataset = {'semantic_segmentation': VOCSemanticSegmentationDataset,
+               'instance_segmentation': VOCInstanceSegmentationDataset}[model.task]
+    return dataset(args.dataset, split=args.split or 'val')
+
+
+def _check_directory(args, expected: str) -> None:
+    if not os.path.isdir(args.dataset):
+        raise ValueError(f'--dataset must be {expected}, but {args.dataset!r} is not a '
+                         'directory')
+
+
+def _classification_metric(predictions, truths) -> dict:
+    from vision.evaluations import eval_classification
+    (probs,), (labels,) = predictions, truths
+    result = eval_classification(probs, labels, (1, 5))
+    return {name: f'{100 * value:.2f} %' for name, value in result.items()}
+
+
+def _detection_metric(predictions, truths) -> dict:
+    from vision.evaluations import eval_detection_voc
+    result = eval_detection_voc(*predictions[:3], *truths, use_07_metric=True)
+    return {'mAP (VOC2007 11-point, IoU 0.5)': f'{100 * result["map"]:.2f} %'}
+
+
+def _semantic_segmentation_metric(predictions, truths) -> dict:
+    from vision.evaluations import eval_semantic_segmentation
+    result = eval_semantic_segmentation(predictions[0], truths[0])
+    return {'mIoU': f'{100 * result["miou"]:.2f} %',
+            'pixel accuracy': f'{100 * result["pixel_accuracy"]:.2f} %',
+            'mean class accuracy': f'{100 * result["mean_class_accuracy"]:.2f} %'}
+
+
+def _instance_segmentation_metric(predictions, truths) -> dict:
+    from vision.evaluations import eval_instance_segmentation_voc
+    result = eval_instance_segmentation_voc(*predictions, *truths, iou_thresh=0.5,
+                                            use_07_metric=True)
+    return {'mAP (VOC2007 11-point, mask IoU 0.5)': f'{100 * result["map"]:.2f} %'}
+
+
+# task: (the dataset of --dataset, the metric of the predictions and the ground truth)
+_EVALUATIONS = {
+    'classification': (_classification_dataset, _classification_metric),
+    'detection': (_voc_dataset, _detection_metric),
+    'semantic_segmentation': (_voc_dataset, _semantic_segmentation_metric),
+    'instance_segmentation': (_voc_dataset, _instance_segmentation_metric),
+}
 
 
 def _evaluate(args) -> None:
     from framework import iterators
-    from vision.evaluations import eval_classification
     from vision.utils import apply_to_iterator
     model = _build(args)
     if not args.eager:
         model.hybridize()
-    dataset = _evaluation_dataset(args, model)
+    make_dataset, metric = _EVALUATIONS[model.task]
+    dataset = make_dataset(args, model)
     if args.loaderjob > 0:
         iterator = iterators.MultiprocessIterator(dataset, args.batchsize, repeat=False,
                                                   shuffle=False, n_processes=args.loaderjob)
     else:
         iterator = iterators.SerialIterator(dataset, args.batchsize, repeat=False,
                                             shuffle=False)
-    _, (probs,), (labels,) = apply_to_iterator(
-        lambda imgs: numpy.stack(model.predict(imgs, crop=args.crop)), iterator)
-    result = eval_classification(probs, labels, (1, 5))
+    options = {'crop': args.crop} if model.task == 'classification' else {}
+    _, predictions, truths = apply_to_iterator(lambda imgs: model.predict(imgs, **options),
+                                               iterator)
+    result = metric(predictions, truths)
     print(f'{args.model} ({args.weights}) on {len(dataset)} images of {args.dataset}:')
     for name, value in result.items():
-        print(f'  {name}: {100 * value:.2f} %')
+        print(f'  {name}: {value}')
 
 
 def _download(args) -> None:

@@ -173,3 +173,131 @@ def test_evaluate_needs_shapes_or_a_directory(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"vision evaluate: error: --dataset must be 'shapes' or a directory of class "
         f"directories, but '{missing}' is not a directory\n")
+
+
+def _photo(path, size=(40, 60), seed=4):
+    pixels = numpy.random.RandomState(seed).randint(0, 256, size + (3,), numpy.uint8)
+    Image.fromarray(pixels).save(path)
+    return path
+
+
+def test_predict_prints_and_draws_detections_with_points(tmp_path, capsys):
+    image = _photo(tmp_path / 'group.png')
+    out = tmp_path / 'drawn'
+    assert main(['predict', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 '--out', str(out), str(image)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f'{image}:',
+        '  centre 0.9000  box (y_min, x_min, y_max, x_max) = (10.0, 15.0, 30.0, 45.0)',
+        '    points (y, x): (10.0, 15.0), (10.0, 45.0), (20.0, 30.0), (30.0, 15.0), '
+        '(30.0, 45.0)',
+        '  corner 0.4000  box (y_min, x_min, y_max, x_max) = (0.0, 0.0, 20.0, 30.0)',
+        '    points (y, x): (0.0, 0.0), (0.0, 30.0), (10.0, 15.0), (20.0, 0.0), (20.0, 30.0)',
+        f'  drawn in {out / "group.png"}',
+    ]
+    with Image.open(out / 'group.png') as drawn:
+        assert numpy.asarray(drawn.convert('RGB')).std() > 0
+
+
+def test_predict_prints_the_classes_of_a_label_map(tmp_path, capsys):
+    image = _photo(tmp_path / 'street.png', size=(40, 60))
+    out = tmp_path / 'drawn'
+    assert main(['predict', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any',
+                 '--out', str(out), str(image)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f'{image}:', '  50.00 %  centre (0)', '  50.00 %  corner (1)',
+        f'  drawn in {out / "street.png"}']
+    assert (out / 'street.png').stat().st_size > 0
+
+
+def test_predict_prints_and_draws_instances(tmp_path, capsys):
+    image = _photo(tmp_path / 'a.png')
+    out = tmp_path / 'drawn'
+    assert main(['predict', '--model', 'stub_instance_segmenter_for_tests', '--weights', 'any',
+                 '--out', str(out), str(image)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f'{image}:',
+        '  centre 0.9000  box (y_min, x_min, y_max, x_max) = (10.0, 15.0, 30.0, 45.0)',
+        '  corner 0.4000  box (y_min, x_min, y_max, x_max) = (0.0, 0.0, 20.0, 30.0)',
+        f'  drawn in {out / "a.png"}']
+    assert (out / 'a.png').stat().st_size > 0
+
+
+def _voc_directory(root, images: dict, annotations: dict | None = None,
+                   label_maps: dict | None = None, split: str = 'test'):
+    """A VOC directory: ``JPEGImages`` (lossless enough: flat colours), the ids of ``split``,
+    and box annotations (``ImageSets/Main``) or label maps (``ImageSets/Segmentation``)."""
+    from vision.datasets import voc_bbox_label_names
+    (root / 'JPEGImages').mkdir(parents=True)
+    for id_, (H, W) in images.items():
+        Image.fromarray(numpy.full((H, W, 3), 128, numpy.uint8)).save(
+            root / 'JPEGImages' / f'{id_}.jpg')
+    if annotations is not None:
+        (root / 'Annotations').mkdir()
+        (root / 'ImageSets' / 'Main').mkdir(parents=True)
+        (root / 'ImageSets' / 'Main' / f'{split}.txt').write_text(''.join(
+            f'{id_}\n' for id_ in images))
+        for id_, boxes in annotations.items():
+            objects = ''.join(
+                f'<object><name>{voc_bbox_label_names[label]}</name><difficult>0</difficult>'
+                f'<bndbox><xmin>{x0 + 1}</xmin><ymin>{y0 + 1}</ymin><xmax>{x1 + 1}</xmax>'
+                f'<ymax>{y1 + 1}</ymax></bndbox></object>'
+                for label, (y0, x0, y1, x1) in boxes)
+            H, W = images[id_]
+            (root / 'Annotations' / f'{id_}.xml').write_text(
+                f'<annotation><size><width>{W}</width><height>{H}</height><depth>3</depth>'
+                f'</size>{objects}</annotation>')
+    if label_maps is not None:
+        (root / 'SegmentationClass').mkdir()
+        (root / 'ImageSets' / 'Segmentation').mkdir(parents=True)
+        (root / 'ImageSets' / 'Segmentation' / f'{split}.txt').write_text(''.join(
+            f'{id_}\n' for id_ in images))
+        for id_, label in label_maps.items():
+            png = Image.fromarray(label.astype(numpy.uint8), mode='P')
+            png.putpalette([0, 0, 0, 128, 0, 0] + [0] * 762)
+            png.save(root / 'SegmentationClass' / f'{id_}.png')
+    return root
+
+
+def test_evaluate_a_detector_on_a_voc_directory(tmp_path, capsys):
+    # The ground truth is the stub's centre box (aeroplane) for one image, and both of its
+    # boxes for the other: every box is found, so the mAP over the two classes is 100 %...
+    root = _voc_directory(tmp_path / 'VOC2007', {'a': (40, 60), 'b': (80, 80)}, {
+        'a': [(0, (10, 15, 30, 45))],
+        'b': [(0, (20, 20, 60, 60)), (1, (0, 0, 40, 40))]})
+    assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 '--dataset', str(root), '--loaderjob', '0']) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f'stub_detector_for_tests (any) on 2 images of {root}:',
+        '  mAP (VOC2007 11-point, IoU 0.5): 100.00 %']
+    # ... and where the bicycle is in the bottom-right corner, its AP is 0.
+    _voc_directory(tmp_path / 'other', {'a': (40, 60), 'b': (80, 80)}, {
+        'a': [(0, (10, 15, 30, 45))], 'b': [(0, (20, 20, 60, 60)), (1, (40, 40, 79, 79))]})
+    root = tmp_path / 'other'
+    assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 '--dataset', str(root), '--loaderjob', '0']) == 0
+    assert capsys.readouterr().out.splitlines()[1] == '  mAP (VOC2007 11-point, IoU 0.5): ' \
+                                                      '50.00 %'
+
+
+def test_evaluate_a_semantic_segmenter_on_a_voc_directory(tmp_path, capsys):
+    truth = numpy.zeros((40, 60), numpy.int32)
+    truth[30:] = 1
+    root = _voc_directory(tmp_path / 'VOC2012', {'a': (40, 60)}, label_maps={'a': truth},
+                          split='val')
+    assert main(['evaluate', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any',
+                 '--dataset', str(root), '--loaderjob', '0']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # predicted: rows 0-19 class 0, rows 20-39 class 1; true: rows 0-29 class 0.
+    iou = (20 / 30 + 10 / 20) / 2
+    assert lines == [f'stub_semantic_segmenter_for_tests (any) on 1 images of {root}:',
+                     f'  mIoU: {100 * iou:.2f} %', '  pixel accuracy: 75.00 %',
+                     f'  mean class accuracy: {100 * (20 / 30 + 1) / 2:.2f} %']
+
+
+def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
+    assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 '--dataset', str(tmp_path / 'missing')]) == 1
+    assert capsys.readouterr().err == (
+        f'vision evaluate: error: --dataset must be a VOC directory (VOCdevkit/VOC2007 or '
+        f"VOC2012), but '{tmp_path / 'missing'}' is not a directory\n")
