@@ -58,7 +58,7 @@ class Var:
         self._engine = engine
         self._id = var_id
         self.version = 0
-        self._failure: _Failure | None = None
+        self._failure: Failure | None = None
         self._delete_pushed = False
         self._deleted = False
 
@@ -104,7 +104,7 @@ class Operator:
         return f'<Operator {self.name}>'
 
 
-class _Failure:
+class Failure:
     """An error of a function, shared by every variable it poisons."""
 
     __slots__ = ('error', 'seq', 'reported')
@@ -115,7 +115,7 @@ class _Failure:
         self.reported = False
 
 
-class _Block:
+class Block:
     """One push of an operator: what the scheduler queues."""
 
     __slots__ = ('op', 'device', 'priority', 'seq', 'wait')
@@ -147,7 +147,7 @@ class Engine:
         self._lock = threading.Lock()
         self._seq = itertools.count()
         self._var_ids = itertools.count()
-        self._failures: list[_Failure] = []
+        self._failures: list[Failure] = []
         self._local = threading.local()
         self._shut = False
 
@@ -281,7 +281,7 @@ class Engine:
 
     # --- for subclasses -------------------------------------------------------------------
 
-    def _enqueue(self, block: _Block) -> None:
+    def _enqueue(self, block: Block) -> None:
         """Schedules a block (called with the checks done)."""
         raise NotImplementedError
 
@@ -294,7 +294,7 @@ class Engine:
     def _stop(self) -> None:
         """Stops the workers (everything pushed has finished)."""
 
-    def _execute(self, block: _Block, run_ctx: RunContext, done: Callable) -> None:
+    def _execute(self, block: Block, run_ctx: RunContext, done: Callable) -> None:
         """Runs a block's function, or skips it when one of its variables is poisoned, and
         calls ``done(block, failure)`` once it has finished (``failure`` None on success)."""
         op = block.op
@@ -325,7 +325,7 @@ class Engine:
         finally:
             local.depth -= 1
 
-    def _finish(self, block: _Block, failure: _Failure | None) -> None:
+    def _finish(self, block: Block, failure: Failure | None) -> None:
         """Bookkeeping of a finished block, with the lock held: records and spreads its
         failure, counts the versions of what it wrote."""
         if failure is not None and failure.seq == block.seq:
@@ -367,15 +367,15 @@ class Engine:
             if not isinstance(error, Exception):
                 raise
 
-    def _failure(self, block: _Block, error: BaseException) -> _Failure:
+    def _failure(self, block: Block, error: BaseException) -> Failure:
         _name_error(error, block.op.name)
-        return _Failure(error, block.seq)
+        return Failure(error, block.seq)
 
     @staticmethod
-    def _live(failure: _Failure | None) -> _Failure | None:
+    def _live(failure: Failure | None) -> Failure | None:
         return None if failure is None or failure.reported else failure
 
-    def _inherited_failure(self, op: Operator) -> _Failure | None:
+    def _inherited_failure(self, op: Operator) -> Failure | None:
         """The earliest unreported failure poisoning a variable of ``op`` (lock held)."""
         found = None
         for var in itertools.chain(op.const_vars, op.mutate_vars):
@@ -398,7 +398,7 @@ class Engine:
             if self._shut:
                 raise RuntimeError(f'{type(self).__name__} was shut down: nothing can be '
                                    'pushed to it any more')
-            block = _Block(op, device, priority, next(self._seq))
+            block = Block(op, device, priority, next(self._seq))
         self._enqueue(block)
 
     def _push_internal(self, fn, const_vars, mutate_vars, name) -> None:

@@ -15,7 +15,7 @@ import collections
 import threading
 
 from framework import backend
-from framework.engine.base import Engine, RunContext, Var, _Block, _Failure
+from framework.engine.base import Block, Engine, Failure, RunContext, Var
 
 
 class NaiveEngine(Engine):
@@ -23,12 +23,12 @@ class NaiveEngine(Engine):
 
     def __init__(self):
         super().__init__()
-        self._queue: collections.deque[_Block] = collections.deque()
+        self._queue: collections.deque[Block] = collections.deque()
         self._draining = False
         self._idle = threading.Condition(self._lock)
         self._waiters = 0
 
-    def _enqueue(self, block: _Block) -> None:
+    def _enqueue(self, block: Block) -> None:
         with self._lock:
             self._queue.append(block)
             if self._draining:
@@ -47,11 +47,11 @@ class NaiveEngine(Engine):
                 if self._waiters:
                     self._idle.notify_all()
 
-    def _run(self, block: _Block) -> None:
+    def _run(self, block: Block) -> None:
         # A synchronous function is done when _execute returns; an asynchronous one when it
         # calls on_complete, possibly from another thread.
         finished = threading.Event() if block.op.is_async else None
-        outcome: list[_Failure | None] = []
+        outcome: list[Failure | None] = []
 
         def done(block, failure):
             outcome.append(failure)

@@ -18,7 +18,7 @@ import os
 import threading
 
 from framework import backend
-from framework.engine.base import Engine, Operator, RunContext, Var, _Block, _Failure
+from framework.engine.base import Block, Engine, Failure, Operator, RunContext, Var
 
 _GPU_WORKERS = 2
 
@@ -34,7 +34,7 @@ class _ThreadedVar(Var):
 
     def __init__(self, engine, var_id):
         super().__init__(engine, var_id)
-        self._queue: collections.deque[tuple[_Block, bool]] = collections.deque()
+        self._queue: collections.deque[tuple[Block, bool]] = collections.deque()
         self._readers = 0
         self._writing = False
 
@@ -74,7 +74,7 @@ class _ThreadedVar(Var):
         _grant(block, ready)
 
 
-def _grant(block: _Block, ready: list) -> None:
+def _grant(block: Block, ready: list) -> None:
     block.wait -= 1
     if not block.wait:
         ready.append(block)
@@ -93,7 +93,7 @@ class _Workers:
         self._threads: list[threading.Thread] = []
         self._stopping = False
 
-    def submit(self, block: _Block) -> None:
+    def submit(self, block: Block) -> None:
         with self._cond:
             heapq.heappush(self._heap, (-block.priority, block.seq, block))
             if not self._threads:
@@ -160,7 +160,7 @@ class ThreadedEngine(Engine):
     def new_var(self) -> Var:
         return _ThreadedVar(self, next(self._var_ids))
 
-    def _enqueue(self, block: _Block) -> None:
+    def _enqueue(self, block: Block) -> None:
         op = block.op
         with self._lock:
             self._pending += 1
@@ -173,14 +173,14 @@ class ThreadedEngine(Engine):
         if not blocked:
             self._dispatch(block)
 
-    def _dispatch(self, block: _Block) -> None:
+    def _dispatch(self, block: Block) -> None:
         if block.op._inline:
             self._execute(block, RunContext(block.device), self._on_complete)
         else:
             self._workers_of(block.device).submit(block)
 
-    def _on_complete(self, block: _Block, failure: _Failure | None) -> None:
-        ready: list[_Block] = []
+    def _on_complete(self, block: Block, failure: Failure | None) -> None:
+        ready: list[Block] = []
         with self._lock:
             self._finish(block, failure)
             for var in block.op.const_vars:
