@@ -6,7 +6,7 @@ from __future__ import annotations
 from framework import backend
 from framework.function_node import FunctionNode
 from framework.functions._inputs import float_input
-from framework.functions.math.basic_math import _sum_to
+from framework.functions.math.sum import sum_to
 from framework.utils import type_check
 
 
@@ -70,8 +70,8 @@ class Select(FunctionNode):
         first = getattr(xp, self.first_wins)(x1.array, x2.array)
         ret = []
         if 0 in indexes:
-            ret.append(_sum_to(gy * first.astype(gy.dtype), self.inputs[0].shape))
+            ret.append(sum_to(gy * first.astype(gy.dtype), self.inputs[0].shape))
         if 1 in indexes:
             second = xp.logical_not(first)
-            ret.append(_sum_to(gy * second.astype(gy.dtype), self.inputs[1].shape))
+            ret.append(sum_to(gy * second.astype(gy.dtype), self.inputs[1].shape))
         return tuple(ret)

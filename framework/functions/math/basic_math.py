@@ -15,6 +15,7 @@ import numpy
 
 from framework import backend
 from framework.function_node import FunctionNode
+from framework.functions.math.sum import sum_to
 from framework.utils import type_check
 from framework.variable import Variable, as_array, as_variable
 
@@ -59,13 +60,6 @@ def _const(value, like):
     return as_array(like).dtype.type(value)
 
 
-def _sum_to(gy, shape):
-    if gy.shape == shape:
-        return gy
-    from framework.functions.math.sum import sum_to
-    return sum_to(gy, shape)
-
-
 class Add(FunctionNode):
 
     def forward(self, inputs):
@@ -76,7 +70,7 @@ class Add(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        return tuple(_sum_to(gy, self.inputs[i].shape) for i in indexes)
+        return tuple(sum_to(gy, self.inputs[i].shape) for i in indexes)
 
 
 class AddConstant(FunctionNode):
@@ -98,7 +92,7 @@ class Sub(FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        return tuple(_sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes)
+        return tuple(sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes)
 
 
 class SubFromConstant(FunctionNode):
@@ -123,7 +117,7 @@ class Mul(FunctionNode):
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
         other = {0: x1, 1: x0}
-        return tuple(_sum_to(gy * other[i], self.inputs[i].shape) for i in indexes)
+        return tuple(sum_to(gy * other[i], self.inputs[i].shape) for i in indexes)
 
 
 class MulConstant(FunctionNode):
@@ -150,9 +144,9 @@ class Div(FunctionNode):
         gx0 = gy / x1
         ret = []
         if 0 in indexes:
-            ret.append(_sum_to(gx0, self.inputs[0].shape))
+            ret.append(sum_to(gx0, self.inputs[0].shape))
         if 1 in indexes:
-            ret.append(_sum_to(-gx0 * x0 / x1, self.inputs[1].shape))
+            ret.append(sum_to(-gx0 * x0 / x1, self.inputs[1].shape))
         return tuple(ret)
 
 
@@ -204,10 +198,10 @@ class Pow(FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_sum_to(gy * x1 * x0 ** (x1 - 1), self.inputs[0].shape))
+            ret.append(sum_to(gy * x1 * x0 ** (x1 - 1), self.inputs[0].shape))
         if 1 in indexes:
             from framework.functions.math.exponential import log
-            ret.append(_sum_to(gy * y * log(x0), self.inputs[1].shape))
+            ret.append(sum_to(gy * y * log(x0), self.inputs[1].shape))
         return tuple(ret)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from framework import backend
 from framework.function_node import FunctionNode
 from framework.functions.math._elementwise import check_pair
-from framework.functions.math.basic_math import _sum_to
+from framework.functions.math.sum import sum_to
 from framework.variable import Variable
 
 
@@ -25,11 +25,11 @@ class Fmod(FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_sum_to(gy, self.inputs[0].shape))
+            ret.append(sum_to(gy, self.inputs[0].shape))
         if 1 in indexes:
             xp = backend.get_array_module(x.array)
             quotient = xp.fix(x.array / divisor.array)
-            ret.append(_sum_to(gy * -quotient, self.inputs[1].shape))
+            ret.append(sum_to(gy * -quotient, self.inputs[1].shape))
         return tuple(ret)
 
 
