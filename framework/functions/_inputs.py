@@ -90,3 +90,41 @@ def spatial_input(fname: str, x, n_spatial: int | None):
     else:
         type_check.expect_ndim(fname, 'x', array, ndim=2 + n_spatial)
     return array
+
+
+def joined_arrays(fname: str, xs) -> list:
+    """Returns the arrays of the inputs of a function that joins them (concat, stack...).
+
+    Args:
+        fname: the public function, named in error messages.
+        xs: the inputs, Variables or arrays: at least one, of one dtype and one number of
+            dimensions.
+
+    Returns:
+        list: the array of each input.
+    """
+    arrays = [array_input(fname, f'xs[{i}]', x) for i, x in enumerate(xs)]
+    if not arrays:
+        raise ValueError(f'{fname}: xs must hold at least one array, but got none')
+    type_check.expect_same_dtype(fname, [f'xs[{i}]' for i in range(len(arrays))], arrays)
+    for i, a in enumerate(arrays[1:], 1):
+        if a.ndim != arrays[0].ndim:
+            raise ValueError(f'{fname}: xs[{i}] must have as many dimensions as xs[0] '
+                             f'{arrays[0].shape}, but got shape {a.shape}')
+    return arrays
+
+
+def expect_joinable(fname: str, arrays, free_axis: int | None = None) -> None:
+    """Checks that the arrays to join have one shape except along ``free_axis``.
+
+    Args:
+        fname: the public function, named in error messages.
+        arrays: the arrays, as :func:`joined_arrays` returns them.
+        free_axis: the axis along which the shapes may differ; None for none.
+    """
+    first = arrays[0].shape
+    for i, a in enumerate(arrays[1:], 1):
+        if any(s != t for d, (s, t) in enumerate(zip(a.shape, first)) if d != free_axis):
+            where = '' if free_axis is None else f' except along axis {free_axis}'
+            raise ValueError(f'{fname}: xs[{i}] must have the shape of xs[0] {first}{where}, '
+                             f'but got shape {a.shape}')

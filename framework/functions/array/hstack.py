@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from framework.functions.array.concat import _expect_same_shape, _joined_arrays, concat
+from framework.functions._inputs import expect_joinable, joined_arrays
+from framework.functions.array.concat import concat
 from framework.functions.array.reshape import reshape
 from framework.variable import Variable
 
@@ -22,10 +23,10 @@ def hstack(xs: Iterable) -> Variable:
         for ``N == 1`` along the first; for ``N == 0`` a vector of the ``len(xs)`` scalars.
     """
     xs = tuple(xs)
-    arrays = _joined_arrays('hstack', xs)
+    arrays = joined_arrays('hstack', xs)
     ndim = arrays[0].ndim
     if ndim == 0:
         return concat([reshape(x, (1,)) for x in xs], axis=0)
     if ndim >= 2:
-        _expect_same_shape('hstack', arrays, 1)
+        expect_joinable('hstack', arrays, 1)
     return concat(xs, axis=0 if ndim == 1 else 1)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from framework import backend
 from framework.function_node import FunctionNode
-from framework.functions.array.concat import _expect_same_shape, _joined_arrays
+from framework.functions._inputs import expect_joinable, joined_arrays
 from framework.utils import type_check
 from framework.variable import Variable
 
@@ -39,6 +39,6 @@ def stack(xs: Iterable, axis: int = 0) -> Variable:
         ``i``-th slice along ``axis`` is ``xs[i]``.
     """
     xs = tuple(xs)
-    arrays = _joined_arrays('stack', xs)
-    _expect_same_shape('stack', arrays)
+    arrays = joined_arrays('stack', xs)
+    expect_joinable('stack', arrays)
     return Stack(type_check.normalize_axis('stack', axis, arrays[0].ndim + 1)).apply(xs)[0]

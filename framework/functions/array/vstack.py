@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from framework.functions.array.concat import _expect_same_shape, _joined_arrays, concat
+from framework.functions._inputs import expect_joinable, joined_arrays
+from framework.functions.array.concat import concat
 from framework.functions.array.reshape import reshape
 from framework.variable import Variable
 
@@ -23,10 +24,10 @@ def vstack(xs: Iterable) -> Variable:
         scalars).
     """
     xs = tuple(xs)
-    arrays = _joined_arrays('vstack', xs)
+    arrays = joined_arrays('vstack', xs)
     ndim = arrays[0].ndim
     if ndim <= 1:
-        _expect_same_shape('vstack', arrays)
+        expect_joinable('vstack', arrays)
         return concat([reshape(x, (1, a.size)) for x, a in zip(xs, arrays)], axis=0)
-    _expect_same_shape('vstack', arrays, 0)
+    expect_joinable('vstack', arrays, 0)
     return concat(xs, axis=0)
