@@ -29,13 +29,35 @@ class NpzMismatchError(KeyError, ValueError, TypeError):
     a :class:`TypeError` (what it raises for an unsafe cast) and a :class:`ValueError`.
     """
 
-    def __init__(self, message: str, missing_key: str | None = None):
+    def __init__(self, message: str, missing_key: str | None = None,
+                 problems: dict[str, list[str]] | None = None, unread: list[str] | None = None):
         super().__init__(message)
         #: The missing key that stopped the loading, if one did.
         self.missing_key = missing_key
+        #: The problems by kind (``'missing'``, ``'shape'``, ``'type'``): lists of keys, each
+        #: followed by its detail where there is one.
+        self.problems = problems or {}
+        #: The keys of the file that nothing read.
+        self.unread = unread or []
 
     def __str__(self):
         return str(self.args[0]) if self.args else ''
+
+    def summary(self, n_examples: int = 3) -> str:
+        """The problems in one line: how many of each kind, with a few examples.
+
+        Args:
+            n_examples (int): how many keys of each kind to show.
+        """
+        parts = []
+        for kind, items in self.problems.items():
+            if items:
+                parts.append(f'{len(items)} {_Problems._TITLES[kind]} (e.g. '
+                             f'{"; ".join(items[:n_examples])})')
+        if self.unread:
+            parts.append(f'{len(self.unread)} keys of the file that nothing read (e.g. '
+                         f'{", ".join(sorted(self.unread)[:n_examples])})')
+        return ', '.join(parts) or str(self)
 
 
 class DictionarySerializer(Serializer):
@@ -180,7 +202,9 @@ class NpzDeserializer(Deserializer):
         if problems.any():
             unread = [k for k in self.npz if k.startswith(self.path)
                       and k not in problems.read and not self._is_ignored(k)]
-            raise NpzMismatchError(problems.message('load_npz', self.path, unread))
+            raise NpzMismatchError(problems.message('load_npz', self.path, unread),
+                                   problems={k: v for k, v in problems.found.items() if v},
+                                   unread=unread)
 
     def _report(self, key, kind, detail):
         if self._problems is None:

@@ -186,6 +186,10 @@ def test_strict_mismatch_names_every_problem_at_once(tmp_path):
     assert 'shape mismatches (1): blocks/1/W: (4, 2) in the file, (3, 2) in the object' in message
     assert 'keys of the file that nothing read (1): blocks/0/avg' in message
     assert isinstance(info.value, KeyError) and isinstance(info.value, ValueError)
+    assert info.value.summary(2) == (
+        '9 keys missing from the file (e.g. fc/V; extra/W), 1 shape mismatches (e.g. '
+        'blocks/1/W: (4, 2) in the file, (3, 2) in the object), 1 keys of the file that '
+        'nothing read (e.g. blocks/0/avg)')
 
 
 def test_missing_value_the_object_does_not_have_stops_the_loading(tmp_path):
