@@ -25,7 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
+import zipfile
 
 import numpy
 
@@ -34,16 +36,20 @@ _DESCRIPTION = ('Pretrained models of the vision zoo: list them, classify images
 
 
 def _parse_args(argv) -> argparse.Namespace:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument('--debug', action='store_true',
+                        help='show the traceback of an error (also VISION_DEBUG=1)')
     parser = argparse.ArgumentParser(prog='vision', description=_DESCRIPTION)
     commands = parser.add_subparsers(dest='command', required=True)
-    listing = commands.add_parser('list', help='list the pretrained weights and their scores')
+    listing = commands.add_parser('list', parents=[common],
+                                  help='list the pretrained weights and their scores')
     listing.add_argument('--model', help='only the weights of this model')
     listing.add_argument('--verbose', '-v', action='store_true',
                          help='also print sources, hashes, preprocessing, licences, protocols')
     for name, help_text in (('predict', 'print the top classes of images'),
                             ('evaluate', 'print the top-1 and top-5 accuracy on a dataset'),
                             ('download', 'fetch and convert a weight; print its cached path')):
-        command = commands.add_parser(name, help=help_text)
+        command = commands.add_parser(name, parents=[common], help=help_text)
         command.add_argument('--model', required=True, help='a model name (see vision list)')
         command.add_argument('--weights', required=True,
                              help='a weight name of the model, or the path of a weight file')
@@ -334,17 +340,55 @@ def _download(args) -> None:
 
 
 def main(argv=None) -> int:
-    """Runs the command; returns the exit status (1 with a message on standard error for a
-    failed download, a wrong hash, an unknown name or a bad argument)."""
+    """Runs the command; returns the exit status: 0, 1 with one line on standard error for
+    anything that goes wrong (a failed download, a corrupt or mismatched weight, a bad image,
+    an unknown name, a bad argument, too little memory), 2 for a command line argparse
+    refuses, 130 when interrupted. ``--debug`` (or ``VISION_DEBUG=1``) shows the traceback
+    instead."""
     args = _parse_args(argv)
     run = {'list': _list, 'predict': _predict, 'evaluate': _evaluate,
            'download': _download}[args.command]
+    debug = args.debug or os.environ.get('VISION_DEBUG', '') not in ('', '0')
     try:
         run(args)
-    except (OSError, ValueError, TypeError) as e:
-        print(f'vision {args.command}: error: {e}', file=sys.stderr)
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print(f'vision {args.command}: interrupted', file=sys.stderr)
+        return 130
+    except Exception as e:  # one line for the user; --debug for the rest
+        if debug:
+            raise
+        print(f'vision {args.command}: error: {_explain(e)}', file=sys.stderr)
         return 1
     return 0
+
+
+# Errors that say what the user did wrong or what went wrong around them; others are
+# unexpected, and their line points to --debug.
+_EXPECTED_ERRORS = (OSError, ValueError, TypeError, LookupError, MemoryError, EOFError,
+                    zipfile.BadZipFile, pickle.UnpicklingError)
+
+
+def _explain(error: BaseException) -> str:
+    """One line saying what went wrong and, where it is known, what to do."""
+    from framework.serializers import NpzMismatchError
+    if isinstance(error, NpzMismatchError) and (error.problems or error.unread):
+        return (f'the weights do not fit the model: {error.summary()}; they are probably '
+                'the weights of another model, or of another number of classes (--arg '
+                'n_class=N)')
+    if isinstance(error, MemoryError):
+        return ('out of memory; try fewer images at a time, smaller images or a smaller '
+                '--batchsize')
+    lines = str(error).strip().splitlines()
+    text = lines[0] if lines else type(error).__name__
+    if isinstance(error, KeyError) and len(error.args) == 1 and not lines[1:]:
+        text = f'no {error.args[0]!r}'
+    if isinstance(error, zipfile.BadZipFile):
+        text += ' (the file is corrupt or incomplete: delete it and run the command again)'
+    if not isinstance(error, _EXPECTED_ERRORS):
+        text = f'{type(error).__name__}: {text} (run with --debug for the traceback)'
+    return text
 
 
 if __name__ == '__main__':

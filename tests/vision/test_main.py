@@ -11,7 +11,7 @@ from vision import weights
 from vision.__main__ import main
 from vision.datasets import DirectoryParsingLabelDataset, ShapesLabelDataset
 from vision.evaluations import eval_classification
-from vision.models import FeaturePredictor, ResNet14
+from vision.models import FeaturePredictor, ResNet14, get_model
 from vision.utils import read_image
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / 'data'
@@ -301,3 +301,62 @@ def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f'vision evaluate: error: --dataset must be a VOC directory (VOCdevkit/VOC2007 or '
         f"VOC2012), but '{tmp_path / 'missing'}' is not a directory\n")
+
+
+def _one_line_error(capsys, argv, status=1) -> str:
+    assert main(argv) == status
+    captured = capsys.readouterr()
+    assert captured.err.count('\n') == 1 and 'Traceback' not in captured.err, captured.err
+    return captured.err
+
+
+def test_a_corrupt_weight_file_is_one_line(tmp_path, capsys):
+    bad = tmp_path / 'bad.npz'
+    bad.write_bytes(b'<html>captive portal</html>')
+    image = _photo(tmp_path / 'a.png')
+    err = _one_line_error(capsys, ['predict', '--model', 'resnet14', '--weights', str(bad),
+                                   str(image)])
+    assert err.startswith('vision predict: error: ') and str(bad) in err
+
+
+def test_weights_of_another_model_are_summarised(tmp_path, capsys):
+    weights_file = tmp_path / 'other.npz'
+    save_npz(weights_file, ResNet14(n_class=3, base_channels=16))
+    image = _photo(tmp_path / 'a.png')
+    err = _one_line_error(capsys, ['predict', '--model', 'resnet14', '--weights',
+                                   str(weights_file), '--arg', 'base_channels=16',
+                                   str(image)])
+    assert err.startswith('vision predict: error: the weights do not fit the model: 2 shape '
+                          'mismatches (e.g. fc6/W: (3, 512) in the file, (1000, 512) in the '
+                          'object; fc6/b: (3,) in the file, (1000,) in the object); they are '
+                          'probably the weights of another model')
+    assert '--arg n_class=N' in err and len(err) < 400
+
+
+def test_unexpected_errors_are_one_line_unless_debugging(tmp_path, capsys, monkeypatch):
+    image = _photo(tmp_path / 'a.png')
+
+    def fail(self, imgs):
+        raise RuntimeError('something broke\nin detail')
+
+    monkeypatch.setattr(type(get_model('stub_detector_for_tests')()), 'predict', fail)
+    argv = ['predict', '--model', 'stub_detector_for_tests', '--weights', 'any', str(image)]
+    err = _one_line_error(capsys, argv)
+    assert err == ('vision predict: error: RuntimeError: something broke (run with --debug '
+                   'for the traceback)\n')
+    with pytest.raises(RuntimeError, match='something broke'):
+        main(argv[:1] + ['--debug'] + argv[1:])
+    monkeypatch.setenv('VISION_DEBUG', '1')
+    with pytest.raises(RuntimeError, match='something broke'):
+        main(argv)
+
+
+def test_running_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
+    def fail(self, imgs):
+        raise MemoryError()
+
+    monkeypatch.setattr(type(get_model('stub_detector_for_tests')()), 'predict', fail)
+    err = _one_line_error(capsys, ['predict', '--model', 'stub_detector_for_tests',
+                                   '--weights', 'any', str(_photo(tmp_path / 'a.png'))])
+    assert err == ('vision predict: error: out of memory; try fewer images at a time, smaller '
+                   'images or a smaller --batchsize\n')
