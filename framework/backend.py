@@ -308,11 +308,21 @@ def to_cpu(x):
     return to_device(CpuDevice(), x)
 
 
+def gpu_device(device_id: int | None = None) -> GpuDevice:
+    """Returns GPU ``device_id``, or the current CUDA device when None (Chainer's rule for
+    ``to_gpu``).
+
+    Raises:
+        RuntimeError: when CuPy is not installed.
+    """
+    if device_id is None:
+        device_id = _require_cupy('to_gpu').cuda.Device().id
+    return GpuDevice(device_id)
+
+
 def to_gpu(x, device: int | None = None):
     """Sends ``x`` to GPU ``device`` (the current one when None); see :func:`to_device`."""
-    if device is None:
-        device = _require_cupy('to_gpu').cuda.Device().id
-    return to_device(GpuDevice(device), x)
+    return to_device(gpu_device(device), x)
 
 
 def same_device(fname: str, arrays: Iterable, names: Iterable[str] | None = None) -> Device:

@@ -280,9 +280,7 @@ class Link:
         return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device: int | None = None) -> Link:
-        if device is None:
-            device = backend._require_cupy('to_gpu').cuda.Device().id
-        return self.to_device(backend.GpuDevice(device))
+        return self.to_device(backend.gpu_device(device))
 
     # --- copies --------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import numpy
 import pytest
 
-from framework import Variable, backend
+from framework import Link, Variable, backend
 from framework.testing.emulated_device import EmulatedArray, EmulatedDevice
 
 
@@ -27,6 +27,8 @@ def test_gpu_without_cupy_says_how_to_install():
         backend.get_device('@cupy:0')
     with pytest.raises(RuntimeError, match='CuPy is not installed'):
         backend.to_gpu(numpy.zeros(3))
+    with pytest.raises(RuntimeError, match='to_gpu: CuPy is not installed'):
+        Link().to_gpu()
 
 
 def test_get_array_module():
