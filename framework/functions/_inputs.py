@@ -55,6 +55,21 @@ def positive_int(fname: str, name: str, value) -> int:
     return int(value)
 
 
+def shape_input(fname: str, shape) -> tuple[int, ...]:
+    """Returns a ``shape`` argument (an int or a sequence of ints) as a tuple of Python ints.
+
+    Raises:
+        TypeError: naming ``fname`` and the value when it is neither.
+    """
+    if is_int(shape):
+        return (int(shape),)
+    if isinstance(shape, (tuple, list)) or backend.is_array(shape) and shape.ndim == 1:
+        entries = tuple(shape)
+        if all(is_int(s) for s in entries):
+            return tuple(int(s) for s in entries)
+    raise TypeError(f'{fname}: shape must be an int or a sequence of ints, but got {shape!r}')
+
+
 def spatial_tuple(fname: str, name: str, value, n: int, minimum: int) -> tuple[int, ...]:
     """``value`` (an int or a sequence of ``n`` ints, each at least ``minimum``) as a tuple.
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from framework import backend
 from framework.function_node import FunctionNode
-from framework.functions._inputs import array_input
-from framework.functions.array.reshape import _as_shape
+from framework.functions._inputs import array_input, shape_input
 from framework.utils import type_check
 from framework.variable import Variable, as_array
 
@@ -35,7 +34,7 @@ def broadcast_to(x, shape) -> Variable:
     Returns:
         Variable: a read-only broadcast view of shape ``shape``.
     """
-    shape = _as_shape('broadcast_to', shape)
+    shape = shape_input('broadcast_to', shape)
     x_shape = array_input('broadcast_to', 'x', x).shape
     if x_shape == shape:
         return x if isinstance(x, Variable) else Variable(x, requires_grad=False)

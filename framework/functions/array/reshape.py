@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from framework import backend
 from framework.function_node import FunctionNode
-from framework.functions._inputs import array_input, is_int
+from framework.functions._inputs import array_input, shape_input
 from framework.variable import Variable
 
 
@@ -21,17 +20,6 @@ class Reshape(FunctionNode):
         return reshape(grad_outputs[0], self.inputs[0].shape),
 
 
-def _as_shape(fname: str, shape) -> tuple[int, ...]:
-    """Returns ``shape`` (an int or a sequence of ints) as a tuple of Python ints."""
-    if is_int(shape):
-        return (int(shape),)
-    if isinstance(shape, (tuple, list)) or backend.is_array(shape) and shape.ndim == 1:
-        entries = tuple(shape)
-        if all(is_int(s) for s in entries):
-            return tuple(int(s) for s in entries)
-    raise TypeError(f'{fname}: shape must be an int or a sequence of ints, but got {shape!r}')
-
-
 def reshape(x, shape) -> Variable:
     """Gives ``x`` a new shape with the same number of elements.
 
@@ -43,7 +31,7 @@ def reshape(x, shape) -> Variable:
         Variable: the reshaped input.
     """
     x_array = array_input('reshape', 'x', x)
-    shape = _as_shape('reshape', shape)
+    shape = shape_input('reshape', shape)
     if shape.count(-1) > 1 or any(s < -1 for s in shape):
         raise ValueError(f'reshape: shape may contain one -1 and otherwise non-negative sizes, '
                          f'but got {shape}')
