@@ -4,7 +4,9 @@ Every module of the package is imported in a fresh interpreter that records the 
 module's body runs (``import_graph.py``). A circle among them, or a module that cannot be
 imported, fails the test with the modules that close the circle. Imports written inside
 functions and run later (Chainer's ``Variable`` operators calling ``basic_math``) are not
-module-level and may close a loop.
+module-level and may close a loop. The lower layers are also checked not to load the upper
+ones: the device layer loads nothing, the autodiff core and the ops load no scheduler, layer
+or training loop.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import os
 import pathlib
 import subprocess
 import sys
+
+import pytest
 
 _ROOT = pathlib.Path(__file__).resolve().parents[2]
 _RECORDER = pathlib.Path(__file__).with_name('import_graph.py')
@@ -65,14 +69,52 @@ def circles(edges) -> list[list[str]]:
     return found
 
 
-def test_framework_has_no_module_level_import_circle():
-    graph = module_level_imports('framework')
-    assert not graph['errors'], 'modules that cannot be imported first:\n' + '\n'.join(
-        f'  {module}: {message}' for module, message in graph['errors'])
-    assert len({importer for importer, _ in graph['edges']}) > 100
-    found = circles(graph['edges'])
+@pytest.fixture(scope='module')
+def framework_imports() -> dict:
+    return module_level_imports('framework')
+
+
+def test_framework_has_no_module_level_import_circle(framework_imports):
+    assert not framework_imports['errors'], 'modules that cannot be imported first:\n' + \
+        '\n'.join(f'  {module}: {message}' for module, message in framework_imports['errors'])
+    assert len({importer for importer, _ in framework_imports['edges']}) > 100
+    found = circles(framework_imports['edges'])
     assert not found, 'module-level import circles:\n' + '\n'.join(
         '  ' + ' -> '.join(circle) for circle in found)
+
+
+def _loaded_by(edges, module: str) -> set[str]:
+    """The modules that importing ``module`` loads through module-level imports."""
+    successors = collections.defaultdict(set)
+    for importer, imported in edges:
+        successors[importer].add(imported)
+    loaded, todo = set(), [module]
+    while todo:
+        for imported in successors[todo.pop()] - loaded:
+            loaded.add(imported)
+            todo.append(imported)
+    return loaded
+
+
+_LOWER = ('framework.variable', 'framework.function_node', 'framework.functions',
+          'framework.resources', 'framework.initializers')
+_UPPER = ('framework.engine', 'framework.links', 'framework.optimizer', 'framework.training')
+
+
+def _within(module: str, packages) -> bool:
+    return any(module == package or module.startswith(package + '.') for package in packages)
+
+
+def test_the_lower_layers_do_not_load_the_upper_ones(framework_imports):
+    edges = framework_imports['edges']
+    assert _loaded_by(edges, 'framework.backend') == set()
+    lower = sorted({module for edge in edges for module in edge if _within(module, _LOWER)})
+    assert len(lower) > 50
+    wrong = {module: sorted(m for m in _loaded_by(edges, module) if _within(m, _UPPER))
+             for module in lower}
+    wrong = {module: upper for module, upper in wrong.items() if upper}
+    assert not wrong, 'lower modules that load upper ones at module level:\n' + '\n'.join(
+        f'  {module}: {", ".join(upper)}' for module, upper in wrong.items())
 
 
 def _write_package(root: pathlib.Path, modules: dict[str, str]) -> None:
