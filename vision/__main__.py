@@ -57,7 +57,7 @@ def _parse_args(argv) -> argparse.Namespace:
                              help='a constructor argument of the model (repeatable)')
         if name == 'predict':
             command.add_argument('images', nargs='+', metavar='IMG')
-            command.add_argument('--top', type=int, default=5,
+            command.add_argument('--top', type=_positive_int, default=5,
                                  help='how many classes to print (5)')
             command.add_argument('--out', metavar='DIR',
                                  help='also draw the predictions on each image, into DIR')
@@ -73,15 +73,32 @@ def _parse_args(argv) -> argparse.Namespace:
             command.add_argument('--split',
                                  help='the split of a VOC directory (detection: test, '
                                       'segmentation: val)')
-            command.add_argument('--n-images', type=int, default=1000,
+            command.add_argument('--n-images', type=_positive_int, default=1000,
                                  help='the images of --dataset shapes (1000)')
             command.add_argument('--seed', type=int, default=1,
                                  help='the seed of --dataset shapes (1: the validation set of '
                                       'scripts/train_imagenet.py)')
-            command.add_argument('--batchsize', type=int, default=32)
-            command.add_argument('--loaderjob', type=int, default=2,
+            command.add_argument('--batchsize', type=_positive_int, default=32)
+            command.add_argument('--loaderjob', type=_natural_int, default=2,
                                  help='processes that read the images (0: this one)')
+            command.add_argument('--strict', action='store_true',
+                                 help='stop at the first image that cannot be read, instead '
+                                      'of reporting and skipping it')
     return parser.parse_args(argv)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f'must be a positive integer, but got {text}')
+    return value
+
+
+def _natural_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'must be 0 or a positive integer, but got {text}')
+    return value
 
 
 def _constructor_args(items: list[str]) -> dict:
@@ -129,11 +146,11 @@ def _list(args) -> None:
             print(f'    licence: {spec.licence}')
 
 
-_PREDICT_BATCH = 8  # images predicted together
+_PREDICT_BATCH = 8  # images predicted together at most...
+_PREDICT_PIXELS = 24_000_000  # ... and at most this many pixels (float32 copies: ~300 MB)
 
 
-def _predict(args) -> None:
-    from vision.utils import read_image
+def _predict(args) -> int:
     model = _build(args)
     if not args.eager:
         model.hybridize()
@@ -141,14 +158,40 @@ def _predict(args) -> None:
     options = {'crop': args.crop} if model.task == 'classification' else {}
     if args.out is not None:
         os.makedirs(args.out, exist_ok=True)
-    for start in range(0, len(args.images), _PREDICT_BATCH):
-        paths = args.images[start:start + _PREDICT_BATCH]
-        imgs = [read_image(path) for path in paths]
-        outputs = model.predict(imgs, **options)
+    n_failed = 0
+    for batch in _image_batches(args.images):
+        n_failed += sum(img is None for _, img in batch)
+        batch = [(path, img) for path, img in batch if img is not None]
+        if not batch:
+            continue
+        outputs = model.predict([img for _, img in batch], **options)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-        for i, (path, img) in enumerate(zip(paths, imgs)):
+        for i, (path, img) in enumerate(batch):
             print(f'{path}:')
             report(args, model, path, img, *(output[i] for output in outputs))
+    return n_failed
+
+
+def _image_batches(paths):
+    """``(path, image)`` pairs in batches of at most :data:`_PREDICT_BATCH` images and
+    :data:`_PREDICT_PIXELS` pixels; an image that cannot be read is reported on standard error
+    and comes as ``(path, None)``."""
+    from vision.utils import read_image
+    batch, pixels = [], 0
+    for path in paths:
+        try:
+            img = read_image(path)
+        except (OSError, ValueError) as e:
+            print(f'vision predict: error: {path}: {_explain(e)}', file=sys.stderr)
+            img = None
+        size = 0 if img is None else img.shape[1] * img.shape[2]
+        if batch and (len(batch) == _PREDICT_BATCH or pixels + size > _PREDICT_PIXELS):
+            yield batch
+            batch, pixels = [], 0
+        batch.append((path, img))
+        pixels += size
+    if batch:
+        yield batch
 
 
 def _label_names(model, n_class: int | None = None):
@@ -309,7 +352,7 @@ _EVALUATIONS = {
 }
 
 
-def _evaluate(args) -> None:
+def _evaluate(args) -> int:
     from framework import iterators
     from vision.utils import apply_to_iterator
     model = _build(args)
@@ -317,19 +360,78 @@ def _evaluate(args) -> None:
         model.hybridize()
     make_dataset, metric = _EVALUATIONS[model.task]
     dataset = make_dataset(args, model)
+    if len(dataset) == 0:
+        layout = ('one directory per class, each holding images' if model.task == 'classification'
+                  else 'images listed in its ImageSets split file')
+        raise ValueError(f'--dataset {args.dataset!r} holds no images; it must hold {layout}')
+    examples = _Readable(dataset)
     if args.loaderjob > 0:
-        iterator = iterators.MultiprocessIterator(dataset, args.batchsize, repeat=False,
+        iterator = iterators.MultiprocessIterator(examples, args.batchsize, repeat=False,
                                                   shuffle=False, n_processes=args.loaderjob)
     else:
-        iterator = iterators.SerialIterator(dataset, args.batchsize, repeat=False,
+        iterator = iterators.SerialIterator(examples, args.batchsize, repeat=False,
                                             shuffle=False)
     options = {'crop': args.crop} if model.task == 'classification' else {}
-    _, predictions, truths = apply_to_iterator(lambda imgs: model.predict(imgs, **options),
-                                               iterator)
+    unreadable = []
+    try:
+        _, predictions, truths = apply_to_iterator(
+            lambda imgs: model.predict(imgs, **options),
+            _readable_batches(iterator, unreadable, args.strict))
+    except ValueError:
+        if len(unreadable) == len(dataset):
+            raise ValueError(f'none of the {len(dataset)} images of --dataset '
+                             f'{args.dataset!r} could be read') from None
+        raise
     result = metric(predictions, truths)
-    print(f'{args.model} ({args.weights}) on {len(dataset)} images of {args.dataset}:')
+    n_read = len(dataset) - len(unreadable)
+    print(f'{args.model} ({args.weights}) on {n_read} images of {args.dataset}' +
+          (f' ({len(unreadable)} unreadable, skipped):' if unreadable else ':'))
     for name, value in result.items():
         print(f'  {name}: {value}')
+    return 0
+
+
+class _Unreadable:
+    """Stands for an example of a dataset that could not be read."""
+
+    def __init__(self, index: int, error: BaseException):
+        self.index = index
+        self.message = _explain(error)
+
+
+class _Readable:
+    """The examples of ``dataset``, each one that cannot be read (an :class:`OSError` or
+    :class:`ValueError` of its image or annotation) as an :class:`_Unreadable`."""
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    def __getitem__(self, index: int):
+        try:
+            return self.dataset[index]
+        except (OSError, ValueError) as e:
+            return _Unreadable(index, e)
+
+
+def _readable_batches(iterator, unreadable: list, strict: bool):
+    """The batches of ``iterator`` without their unreadable examples, which are reported on
+    standard error and appended to ``unreadable`` (or stop the run when ``strict``)."""
+    for batch in iterator:
+        readable = []
+        for example in batch:
+            if isinstance(example, _Unreadable):
+                if strict:
+                    raise ValueError(f'example {example.index}: {example.message}')
+                print(f'vision evaluate: example {example.index}: {example.message} '
+                      '(skipped)', file=sys.stderr)
+                unreadable.append(example)
+            else:
+                readable.append(example)
+        if readable:
+            yield readable
 
 
 def _download(args) -> None:
@@ -350,7 +452,7 @@ def main(argv=None) -> int:
            'download': _download}[args.command]
     debug = args.debug or os.environ.get('VISION_DEBUG', '') not in ('', '0')
     try:
-        run(args)
+        n_failed = run(args)
     except KeyboardInterrupt:
         if debug:
             raise
@@ -361,7 +463,7 @@ def main(argv=None) -> int:
             raise
         print(f'vision {args.command}: error: {_explain(e)}', file=sys.stderr)
         return 1
-    return 0
+    return 1 if n_failed else 0
 
 
 # Errors that say what the user did wrong or what went wrong around them; others are

@@ -360,3 +360,75 @@ def test_running_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
                                    '--weights', 'any', str(_photo(tmp_path / 'a.png'))])
     assert err == ('vision predict: error: out of memory; try fewer images at a time, smaller '
                    'images or a smaller --batchsize\n')
+
+
+def test_one_bad_image_is_reported_and_the_others_predicted(tmp_path, capsys):
+    good = [_photo(tmp_path / 'a.png'), _photo(tmp_path / 'c.png', seed=5)]
+    bad = tmp_path / 'bad.png'
+    bad.write_bytes(good[0].read_bytes()[:100])
+    assert main(['predict', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 str(good[0]), str(bad), str(good[1])]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count('\n') == 1
+    assert captured.err.startswith(f'vision predict: error: {bad}: ')
+    headers = [line for line in captured.out.splitlines() if not line.startswith(' ')]
+    assert headers == [f'{good[0]}:', f'{good[1]}:']
+
+
+def test_images_are_batched_within_a_pixel_budget(tmp_path, capsys, monkeypatch):
+    import vision.__main__ as cli
+    monkeypatch.setattr(cli, '_PREDICT_PIXELS', 5000)
+    sizes = []
+    stub = type(get_model('stub_detector_for_tests')())
+    predict = stub.predict
+    monkeypatch.setattr(stub, 'predict',
+                        lambda self, imgs: sizes.append(len(imgs)) or predict(self, imgs))
+    images = [_photo(tmp_path / f'{i}.png', size=(40, 60)) for i in range(5)]  # 2400 px each
+    assert main(['predict', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 *map(str, images)]) == 0
+    assert sizes == [2, 2, 1]
+    assert len([x for x in capsys.readouterr().out.splitlines() if x.endswith('.png:')]) == 5
+
+
+def test_evaluate_reports_and_counts_unreadable_images(tmp_path, capsys):
+    root = tmp_path / 'val'
+    rng = numpy.random.RandomState(3)
+    for name in ('cat', 'dog'):
+        (root / name).mkdir(parents=True)
+        for i in range(3):
+            Image.fromarray(rng.randint(0, 256, (12, 14, 3), numpy.uint8)).save(
+                root / name / f'{i}.png')
+    (root / 'dog' / '1.png').write_bytes(b'not a png')
+    argv = ['evaluate', '--model', 'resnet14', '--weights', 'shapes', '--dataset', str(root),
+            '--loaderjob', '0', '--eager']
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == \
+        f'resnet14 (shapes) on 5 images of {root} (1 unreadable, skipped):'
+    assert captured.err.startswith('vision evaluate: example 4: ')
+    assert captured.err.rstrip().endswith('(skipped)') and captured.err.count('\n') == 1
+    err = _one_line_error(capsys, argv + ['--strict'])
+    assert err.startswith('vision evaluate: error: example 4: ')
+
+
+@pytest.mark.parametrize('option, value', [('--top', '0'), ('--top', '-2'), ('--top', 'x')])
+def test_counts_must_be_positive(option, value, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(['predict', '--model', 'resnet14', '--weights', 'shapes', option, value, 'a.png'])
+    assert info.value.code == 2
+    assert f"argument {option}: " in capsys.readouterr().err
+
+
+def test_evaluate_says_when_a_dataset_has_no_images(tmp_path, capsys):
+    (tmp_path / 'empty' / 'cat').mkdir(parents=True)
+    err = _one_line_error(capsys, ['evaluate', '--model', 'resnet14', '--weights', 'shapes',
+                                   '--dataset', str(tmp_path / 'empty')])
+    assert err == (f"vision evaluate: error: --dataset '{tmp_path / 'empty'}' holds no "
+                   'images; it must hold one directory per class, each holding images\n')
+    (tmp_path / 'bad' / 'cat').mkdir(parents=True)
+    (tmp_path / 'bad' / 'cat' / 'a.png').write_bytes(b'x')
+    assert main(['evaluate', '--model', 'resnet14', '--weights', 'shapes', '--dataset',
+                 str(tmp_path / 'bad'), '--loaderjob', '2']) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"vision evaluate: error: none of the 1 images of --dataset '{tmp_path / 'bad'}' "
+        'could be read')
