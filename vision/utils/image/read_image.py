@@ -11,6 +11,8 @@ from vision.utils.image._open import PathOrFile, open_oriented
 
 _ALPHA_OPTIONS = (None, 'ignore', 'blend_with_white', 'blend_with_black')
 _ALPHA_MODES = frozenset(('RGBA', 'RGBa', 'LA', 'La', 'PA'))
+# Grayscale of more than 8 bits: 16-bit (any byte order) and 32-bit integers, taken as 16-bit.
+_WIDE_GRAY_MODES = frozenset(('I', 'I;16', 'I;16L', 'I;16B', 'I;16N'))
 
 
 def _has_alpha(img: Image.Image) -> bool:
@@ -19,7 +21,8 @@ def _has_alpha(img: Image.Image) -> bool:
 
 
 def _remove_alpha(array: numpy.ndarray, alpha: str) -> numpy.ndarray:
-    """Turns ``(H, W, C + 1)`` uint8 (colour bands, then alpha) into ``(H, W, C)``."""
+    """Turns ``(H, W, C + 1)`` (colour bands, then alpha, in :math:`[0, 255]`) into
+    ``(H, W, C)``."""
     color = array[..., :-1]
     if alpha == 'ignore':
         return color
@@ -28,6 +31,19 @@ def _remove_alpha(array: numpy.ndarray, alpha: str) -> numpy.ndarray:
     if alpha == 'blend_with_white':
         blended += 255 * (1 - weight)
     return blended
+
+
+def _pixels(img: Image.Image, color: bool, with_alpha: bool) -> numpy.ndarray:
+    """The pixels ``(H, W, C)`` (``(H, W, C + 1)`` ``with_alpha``) in :math:`[0, 255]`: RGB if
+    ``color``, else luma; a wide grayscale image is scaled from :math:`[0, 65535]`."""
+    if img.mode not in _WIDE_GRAY_MODES:
+        return numpy.asarray(img.convert(('RGB' if color else 'L') + ('A' if with_alpha else '')))
+    raw = numpy.asarray(img)
+    gray = numpy.clip(raw, 0, 65535).astype(numpy.float32)[..., None] / 257  # 65535 / 255
+    bands = [gray] * (3 if color else 1)
+    if with_alpha:
+        bands.append((raw != img.info['transparency'])[..., None] * numpy.float32(255))
+    return numpy.concatenate(bands, axis=-1)
 
 
 def _cast(array: numpy.ndarray, dtype: DTypeLike) -> numpy.ndarray:
@@ -44,7 +60,11 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
 
     The image is rotated or mirrored as its EXIF orientation tag says (as OpenCV's ``imread``
     does), so that it comes out the way viewers display it. Any format Pillow reads is accepted;
-    palette, grayscale, CMYK and 16-bit images are converted.
+    palette, grayscale, CMYK and 16-bit images are converted. A 16-bit grayscale image (and a
+    32-bit integer one, taken as 16-bit and clipped to :math:`[0, 65535]`) is scaled from
+    :math:`[0, 65535]` to :math:`[0, 255]`, rounded only when ``dtype`` is an integer type
+    (ChainerCV's contract is :math:`[0, 255]` whatever the depth). Pillow reads a 16-bit colour
+    PNG at 8 bits per channel (the high byte of each sample).
 
     ChainerCV's switch ``chainer.config.cv_read_image_backend`` is honoured when Chainer is
     imported (None or ``'PIL'``; ``'cv2'`` raises :class:`ValueError` if OpenCV is not
@@ -82,16 +102,15 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
     if alpha not in _ALPHA_OPTIONS:
         raise ValueError("read_image: alpha must be None, 'ignore', 'blend_with_white' or "
                          f"'blend_with_black', but got {alpha!r}")
-    mode = 'RGB' if color else 'L'
     with open_oriented(file) as img:
-        if _has_alpha(img):
-            if alpha is None:
-                raise ValueError(
-                    f'read_image: the image has transparency (mode {img.mode}), but alpha is '
-                    "None; pass alpha='ignore', 'blend_with_white' or 'blend_with_black'")
-            array = _remove_alpha(numpy.asarray(img.convert(mode + 'A')), alpha)
-        else:
-            array = numpy.asarray(img.convert(mode))
+        with_alpha = _has_alpha(img)
+        if with_alpha and alpha is None:
+            raise ValueError(
+                f'read_image: the image has transparency (mode {img.mode}), but alpha is '
+                "None; pass alpha='ignore', 'blend_with_white' or 'blend_with_black'")
+        array = _pixels(img, color, with_alpha)
+    if with_alpha:
+        array = _remove_alpha(array, alpha)
     if array.ndim == 2:
         array = array[:, :, None]
     return _cast(array.transpose(2, 0, 1), dtype)
