@@ -95,6 +95,11 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
         is writable and owns its memory.
 
     Raises:
+        ImageFileError: The file is not an image Pillow reads, is truncated or corrupt, or has
+            more pixels than Pillow's decompression-bomb limit (twice
+            ``PIL.Image.MAX_IMAGE_PIXELS``; the environment variable
+            ``VISION_MAX_IMAGE_PIXELS`` sets it: a number of pixels, or ``none``). An
+            :class:`OSError` whose message names the file.
         ValueError: ``alpha`` is not one of the options, or it is :obj:`None` and the image has
             transparency, or ``chainer.config.cv_read_image_backend`` is invalid (see above).
     """
@@ -102,7 +107,7 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
     if alpha not in _ALPHA_OPTIONS:
         raise ValueError("read_image: alpha must be None, 'ignore', 'blend_with_white' or "
                          f"'blend_with_black', but got {alpha!r}")
-    with open_oriented(file) as img:
+    with open_oriented(file, 'read_image') as img:
         with_alpha = _has_alpha(img)
         if with_alpha and alpha is None:
             raise ValueError(

@@ -27,10 +27,11 @@ def read_label(file: PathOrFile, dtype: DTypeLike = numpy.int32) -> numpy.ndarra
         is writable and owns its memory.
 
     Raises:
+        ImageFileError: The file cannot be read as an image, as in :func:`read_image`.
         ValueError: The image is a colour image whose channels differ: its colours are not
             class ids. Map the colours to ids, or read it with :func:`read_image`.
     """
-    with open_oriented(file) as img:
+    with open_oriented(file, 'read_label') as img:
         if img.mode == 'LA':
             label = numpy.asarray(img)[:, :, 0]
         elif len(img.getbands()) == 1:
