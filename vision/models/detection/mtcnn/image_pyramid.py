@@ -79,7 +79,7 @@ def scan_level(pnet, table, size: tuple[int, int], thresh: float):
         level_rows = slice(2 * first, min(2 * last + _OVERLAP, height))
         x = normalize(window_means(table, (rows[0][:, level_rows], rows[1][:, level_rows]),
                                    cols))
-        offset, prob = pnet(x)
+        offset, prob = pnet.infer(x)
         score = prob.array[0, 1]
         y, x = xp.nonzero(score >= numpy.float32(thresh))
         found.append((y + first, x, score[y, x], offset.array[0][:, y, x].T))

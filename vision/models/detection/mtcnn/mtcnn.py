@@ -9,6 +9,7 @@ import numpy
 
 from framework import backend
 from framework.config import no_backprop_mode, using_config
+from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 from framework.serializers import load_npz
 from vision.models._registry import register_model
@@ -26,7 +27,7 @@ _N_POINT = 5
 
 
 @register_model('mtcnn')
-class MTCNN(Chain):
+class MTCNN(Hybridizable, Chain):
     """MTCNN face detection (Zhang et al., "Joint Face Detection and Alignment using Multi-task
     Cascaded Convolutional Networks", 2016), as facenet-pytorch 2.6.0 runs it.
 
@@ -51,7 +52,8 @@ class MTCNN(Chain):
         factor (float): the ratio of consecutive scales of the pyramid, in ``(0, 1)``.
 
     ``min_size``, ``thresholds`` and ``factor`` are attributes, which may be set after
-    construction.
+    construction. ``hybridize()`` runs the three nets as static graphs (one per input shape:
+    the pyramid's levels and the numbers of crops vary, so it pays only when they repeat).
 
     Attributes:
         pnet (PNet), rnet (RNet), onet (ONet): the three nets.

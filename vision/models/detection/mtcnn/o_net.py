@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import framework.functions as F
 import framework.links as L
+from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 from vision.models.detection.mtcnn.r_net import flatten_transposed
 
 
-class ONet(Chain):
+class ONet(Hybridizable, Chain):
     """The output network of MTCNN (Zhang et al., 2016).
 
     The layer names are those of facenet-pytorch's ``ONet``, so its state dict maps one to

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import framework.functions as F
 import framework.links as L
+from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 
 
-class PNet(Chain):
+class PNet(Hybridizable, Chain):
     """The proposal network of MTCNN (Zhang et al., 2016).
 
     A fully convolutional net: every output position scores the 12x12 window of the input at

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import framework.functions as F
 import framework.links as L
+from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 
 
@@ -13,7 +14,7 @@ def flatten_transposed(h):
     return F.reshape(F.transpose(h, (0, 3, 2, 1)), (h.shape[0], -1))
 
 
-class RNet(Chain):
+class RNet(Hybridizable, Chain):
     """The refinement network of MTCNN (Zhang et al., 2016).
 
     The layer names are those of facenet-pytorch's ``RNet``, so its state dict maps one to

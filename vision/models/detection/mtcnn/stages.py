@@ -57,7 +57,7 @@ def _run_on_crops(net, table, window, size: int) -> list:
     outputs = []
     for start in range(0, len(window), _CROP_BATCH):
         crops = resample_crops(table, window[start:start + _CROP_BATCH], size)
-        outputs.append([y.array for y in net(crops)])
+        outputs.append([y.array for y in net.infer(crops)])
     xp = backend.get_array_module(table)
     return [xp.concatenate(part) for part in zip(*outputs)]
 

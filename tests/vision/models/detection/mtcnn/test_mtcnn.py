@@ -112,3 +112,13 @@ def test_a_20_megapixel_photo_keeps_memory_bounded():
         tracemalloc.stop()
     assert_empty(*(output[0] for output in result))
     assert peak < 3 * img.nbytes, f'peak {peak / 2 ** 20:.0f} MiB'
+
+
+def test_hybridized_nets_predict_as_the_eager_ones():
+    model = random_model(thresholds=(0, 0, 0))
+    imgs = [image((3, 36, 40))]
+    eager = model.predict(imgs)
+    model.hybridize()
+    assert all(net._static_graph is not None for net in (model.pnet, model.rnet, model.onet))
+    for actual, expected in zip(model.predict(imgs), eager):
+        numpy.testing.assert_allclose(actual[0], expected[0], rtol=1e-4, atol=1e-4)
