@@ -10,6 +10,10 @@ the globals that rebuild tensors, parameters, storages, ``torch.Size`` and ``Ord
 resolved; any other global (``os.system``, ``builtins.eval``...) raises
 :class:`~framework.serializers.UnsafePickleError` before anything runs. Tensors come back as
 NumPy arrays that are views of their storage, so tensors that shared a storage share memory.
+
+Every size the file declares (the zip members' sizes, each storage's elements, the pickle's
+lengths) is checked against the bytes the file holds before anything that size is allocated
+(see :mod:`~framework.serializers._declared_sizes`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from collections.abc import Mapping
 
 import numpy
 
+from framework.serializers._declared_sizes import (
+    DeclaredSizeError,
+    check_zip_expansion,
+    remaining_bytes,
+)
 from framework.serializers._safe_pickle import BYTES_GLOBALS, RestrictedUnpickler
 
 _LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
@@ -175,6 +184,8 @@ def load_torch(file):
     Raises:
         UnsafePickleError: the checkpoint names a global other than the tensor, storage and
             container ones (e.g. ``os.system``); nothing of it has been run.
+        DeclaredSizeError: the checkpoint declares more data than it holds (a storage larger
+            than its bytes, a zip bomb); nothing that size has been allocated.
         pickle.UnpicklingError: the checkpoint is malformed (e.g. a tensor reads past its
             storage) or holds something other than storages in its references.
     """
@@ -198,6 +209,7 @@ def _load(f, name: str):
 
 def _load_zip(f, name: str):
     with zipfile.ZipFile(f) as archive:
+        check_zip_expansion(archive, f'load_torch: {name}')
         pickles = [n for n in archive.namelist() if n.rsplit('/', 1)[-1] == 'data.pkl']
         if not pickles:
             raise ValueError(f'load_torch: {name} is a zip file without data.pkl, not a '
@@ -213,7 +225,15 @@ def _load_zip(f, name: str):
                 record = f'{prefix}data/{key}'
                 if record not in names:
                     raise pickle.UnpicklingError(f'load_torch: {name} lacks the record {record}')
-                raw = archive.read(record)
+                nbytes = numel * storage_type.dtype.itemsize
+                declared = archive.getinfo(record).file_size
+                if declared < nbytes:
+                    raise DeclaredSizeError(
+                        f'load_torch: {name}: storage {key} ({record}) declares {numel} '
+                        f'elements of {storage_type!r} ({nbytes} bytes), but its record holds '
+                        f'{declared} bytes')
+                with archive.open(record) as data:
+                    raw = data.read(nbytes)
                 _check_size(name, key, storage_type, numel, len(raw))
                 storages[key] = _Storage(storage_type.decode(raw, numel, little))
             return storages[key]
@@ -224,8 +244,8 @@ def _load_zip(f, name: str):
 
 def _check_size(name, key, storage_type, numel, nbytes):
     if nbytes < numel * storage_type.dtype.itemsize:
-        raise pickle.UnpicklingError(f'load_torch: {name}: storage {key} holds {nbytes} bytes, '
-                                     f'too few for {numel} elements of {storage_type!r}')
+        raise DeclaredSizeError(f'load_torch: {name}: storage {key} holds {nbytes} bytes, too '
+                                f'few for {numel} elements of {storage_type!r}')
 
 
 def _load_legacy(f, name: str):
@@ -244,6 +264,15 @@ def _load_legacy(f, name: str):
 
     def make_storage(storage_type, key, numel, view_metadata):
         if key not in roots:
+            nbytes = numel * storage_type.dtype.itemsize
+            declared = nbytes + sum(t.dtype.itemsize * s.array.size for t, s in roots.values())
+            remaining = remaining_bytes(f)
+            if declared > remaining:
+                before = (f', {declared} bytes with the storages before it'
+                          if declared != nbytes else '')
+                raise DeclaredSizeError(
+                    f'{where}: storage {key} declares {numel} elements of {storage_type!r} '
+                    f'({nbytes} bytes){before}, but only {remaining} bytes of the file remain')
             roots[key] = storage_type, _Storage(numpy.empty(numel, storage_type.array_dtype))
         root = roots[key][1]
         if not view_metadata or view_metadata[0] is None:

@@ -32,10 +32,12 @@ class Global:
 
 
 class Storage:
-    """A torch storage: a 1-d array, its torch class name and its key in the checkpoint."""
+    """A torch storage: a 1-d array, its torch class name and its key in the checkpoint;
+    ``numel`` is the number of elements the checkpoint declares (the array's by default)."""
 
-    def __init__(self, array, type_name, key):
+    def __init__(self, array, type_name, key, numel=None):
         self.array, self.type_name, self.key = numpy.ascontiguousarray(array), type_name, key
+        self.numel = self.array.size if numel is None else numel
 
 
 class Tensor:
@@ -81,7 +83,7 @@ class _Pickler(pickle._Pickler):
         if not isinstance(obj, Storage):
             return None
         self.storages[obj.key] = obj
-        pid = ('storage', Global('torch', obj.type_name), obj.key, 'cpu', obj.array.size)
+        pid = ('storage', Global('torch', obj.type_name), obj.key, 'cpu', obj.numel)
         return pid + (None,) if self.legacy else pid
 
 
