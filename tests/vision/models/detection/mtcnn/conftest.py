@@ -29,7 +29,7 @@ def facenet_pytorch_paths():
 
 @pytest.fixture(scope='session')
 def pretrained(facenet_pytorch_paths):
-    """MTCNN with facenet-pytorch's weights (do not change its attributes)."""
+    """MTCNN with facenet-pytorch's weights (shared: do not change its attributes)."""
     return MTCNN(pretrained_model='facenet-pytorch')
 
 
