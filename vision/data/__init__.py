@@ -1,0 +1,1 @@
+"""Data shipped with the package, and sample photos made from matplotlib's (NumPy only)."""
