@@ -22,6 +22,11 @@ def test_the_manifest_is_valid():
             assert spec.preprocessing.std is not None
     assert weights.get_weight('resnet50', 'imagenet', arch='he').source['url'].endswith(
         'resnet50_imagenet_converted_2018_03_07.npz')
+    mtcnn = weights.get_weight('mtcnn', 'facenet-pytorch')
+    assert mtcnn.source['pypi'] == 'facenet-pytorch==2.6.0'
+    assert sorted(mtcnn.source['files']) == [
+        f'facenet_pytorch/data/{n}.pt' for n in ('onet', 'pnet', 'rnet')]
+    assert mtcnn.converter == 'pytorch_checkpoint' and mtcnn.label_names == ('face',)
     names = {(s.model, s.name) for s in specs}
     for model in ('resnet50', 'resnet101', 'resnet152', 'vgg16', 'mobilenet_v2'):
         assert (model, 'imagenet') in names and (model, 'torchvision-imagenet1k-v1') in names

@@ -12,7 +12,6 @@ from framework.serializers import load_torch_state_dict
 from vision import weights
 from vision.utils.download import HashMismatchError
 from vision.weights import PackageDownloadError
-from vision.weights.pypi import fetch_package_files
 
 _MEMBERS = {f'tinyweights/data/{n}.pt': f'{n} weights'.encode() for n in ('pnet', 'rnet', 'onet')}
 
@@ -163,16 +162,6 @@ def test_a_one_file_weight_of_a_wheel_through_pip(tmp_path, vision_home, weights
         tiny_classifier(pretrained_model='demo')
 
 
-_FACENET = {
-    'facenet_pytorch/data/pnet.pt':
-        'a2a71925e0b9996a42f63e47efc1ca19043e69558b5c523b978d611dfae49c8f',
-    'facenet_pytorch/data/rnet.pt':
-        'bbb937de72efc9ef83b186c49f5f558467a1d7e3453a8ece0d71a886633f6a86',
-    'facenet_pytorch/data/onet.pt':
-        '165bfbe42940416ccfb977545cf0e976d5bf321f67083ae2aaaa5c764280118d',
-}
-
-
 def _index_reachable() -> tuple[bool, str]:
     host = urlsplit(os.environ.get('PIP_INDEX_URL') or 'https://pypi.org/simple').hostname
     try:
@@ -184,13 +173,13 @@ def _index_reachable() -> tuple[bool, str]:
 
 @pytest.mark.slow
 def test_the_mtcnn_weights_of_facenet_pytorch(vision_home):
-    """Network: the real wheel of facenet-pytorch 2.6.0, its three MTCNN checkpoints read by
-    our PyTorch reader."""
+    """Network: the manifest's MTCNN weights, fetched from the real wheel of facenet-pytorch
+    2.6.0, and its three checkpoints read by our PyTorch reader."""
     reachable, reason = _index_reachable()
     if not reachable:
         pytest.skip(reason)
-    paths = fetch_package_files('facenet-pytorch==2.6.0', _FACENET)
-    assert sorted(paths) == sorted(_FACENET)
+    paths = weights.fetch_weight_files('mtcnn', 'facenet-pytorch')
+    assert sorted(paths) == [f'facenet_pytorch/data/{n}.pt' for n in ('onet', 'pnet', 'rnet')]
     for path in paths.values():
         state = load_torch_state_dict(path)
         assert any(k.startswith('conv1.') for k in state)
