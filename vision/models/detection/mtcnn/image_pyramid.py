@@ -17,8 +17,8 @@ from vision.models.detection.mtcnn.area_resampling import area_windows, normaliz
 _CELL_SIZE = 12
 # Rows of the level that P-Net's output rows a..b read: 2a .. 2b + _OVERLAP.
 _OVERLAP = 10
-# The most level pixels scanned at once (about 60 MB of activations).
-_BAND_PIXELS = 1 << 19
+# The most level pixels scanned at once (about 100 MB of activations and im2col buffers).
+_BAND_PIXELS = 1 << 18
 
 
 def pyramid_scales(height: int, width: int, min_size: float, factor: float) -> list[float]:

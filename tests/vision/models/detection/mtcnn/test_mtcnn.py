@@ -101,7 +101,8 @@ def test_an_npz_file_loads(tmp_path):
 
 @pytest.mark.slow
 def test_a_20_megapixel_photo_keeps_memory_bounded():
-    # Five times the image's float32 bytes: the summed-area table takes two (float64).
+    # Three times the image's float32 bytes: the summed-area table takes two (float64), the
+    # bands of the pyramid's levels the rest.
     img = numpy.full((3, 4000, 5000), 128, dtype=numpy.float32)
     model = random_model(min_size=60, thresholds=(1, 1, 1))
     tracemalloc.start()
