@@ -22,6 +22,7 @@ from vision.utils.testing import (
 
 # name: (constructor keyword arguments of a small random model, number of classes)
 SMALL = {
+    'mtcnn': ({}, 1),
     'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
     'resnet14': ({'n_class': 5, 'base_channels': 8}, 5),
     'resnet50': ({'n_class': 5, 'base_channels': 8}, 5),
