@@ -133,6 +133,10 @@ def _list(args) -> None:
         print(''.join(text.ljust(width) for text, width in zip(line, widths)) + line[3])
         if args.verbose:
             digest = spec.sha256 or (spec.sha256_prefix and f'{spec.sha256_prefix}...')
+            if digest is None and spec.source.get('files'):
+                digest = 'of each file: ' + ', '.join(
+                    f'{os.path.basename(name)} {sha256[:12]}...'
+                    for name, sha256 in spec.source['files'].items())
             pre = spec.preprocessing
             print(f'    source: {describe_source(spec.source)} (sha256 '
                   f'{digest or "not published"}; converter {spec.converter})')
@@ -435,10 +439,16 @@ def _readable_batches(iterator, unreadable: list, strict: bool):
 
 
 def _download(args) -> None:
+    from vision.weights import fetch_weight_files
     model = _build(args)
-    if model.weight_spec is None:
+    spec = model.weight_spec
+    if spec is None:
         raise ValueError(f'{args.weights!r} is a file, not a weight of the manifest')
-    print(model.weight_spec.local_path())
+    if spec.source.get('files'):
+        for path in fetch_weight_files(spec.model, spec.name).values():
+            print(path)
+    else:
+        print(spec.local_path())
 
 
 def main(argv=None) -> int:
