@@ -11,6 +11,7 @@ from framework import backend
 from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.transforms import center_crop, resize, scale, ten_crop
+from vision.utils.image import as_image
 
 _CROPS = ('center', '10')
 
@@ -121,11 +122,11 @@ def _pair(size) -> tuple[int, int]:
 
 
 def _crops(img: numpy.ndarray, crop_size, scale_size, crop, mean, scale_) -> numpy.ndarray:
-    """The crops of one ``(C, H, W)`` image with the mean subtracted (and scaled):
-    ``(n_crop, C, crop_H, crop_W)`` float32."""
-    if not isinstance(img, numpy.ndarray) or img.ndim != 3:
-        raise ValueError('predict: each image must be a (C, H, W) numpy.ndarray, but got '
-                         f'{getattr(img, "shape", type(img))}')
+    """The crops of one ``(C, H, W)`` image (cast to float32 first, as ChainerCV does) with the
+    mean subtracted (and scaled): ``(n_crop, C, crop_H, crop_W)`` float32."""
+    mean_shape = numpy.shape(mean)
+    n_channel = mean_shape[0] if len(mean_shape) == 3 and mean_shape[0] > 1 else None
+    img = as_image('predict', 'img', img, n_channel)
     if scale_size is not None:
         if isinstance(scale_size, int):
             img = scale(img, size=scale_size)

@@ -1,5 +1,6 @@
 import itertools
 import pickle
+import tracemalloc
 
 import numpy
 import pytest
@@ -92,9 +93,56 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="FeaturePredictor: crop must be 'center' or '10', but "
                                          "got 'corners'"):
         FeaturePredictor(Extractor(), 8, crop='corners')
-    with pytest.raises(ValueError, match=r'each image must be a \(C, H, W\) numpy.ndarray, but '
-                                         r'got \(8, 8\)'):
+    with pytest.raises(ValueError, match=r'predict: img must have shape \(C, H, W\), but got '
+                                         r'shape \(8, 8\)'):
         FeaturePredictor(Extractor(), 8).predict([numpy.zeros((8, 8), numpy.float32)])
+
+
+@pytest.mark.parametrize('model', [FeaturePredictor(Extractor(), 24, 32),
+                                   ResNet14(n_class=3, base_channels=4)],
+                         ids=['feature_predictor', 'classifier'])
+def test_channels_last_image_is_refused_with_the_layout(model):
+    img = images(1)[0].transpose(1, 2, 0)
+    with pytest.raises(ValueError, match=r'predict: img must have shape \(C, H, W\) \(channels '
+                                         r'first\), but got shape \(40, 30, 3\), which looks '
+                                         r'like \(H, W, C\): pass img.transpose\(2, 0, 1\)'):
+        model.predict([img])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float64, numpy.uint8])
+def test_other_dtypes_are_cast_to_float32_first(dtype):
+    link = FeaturePredictor(Extractor(), 24, 32)
+    img = numpy.rint(images(1)[0]).astype(dtype)
+    crops = link._prepare(img)
+    assert crops.dtype == numpy.float32
+    numpy.testing.assert_array_equal(crops, link._prepare(img.astype(numpy.float32)))
+
+
+def test_boolean_image_is_refused():
+    with pytest.raises(TypeError, match=r'predict: img must be an integer or floating-point '
+                                        r'array \(float32, values 0-255\), but got dtype bool'):
+        FeaturePredictor(Extractor(), 8).predict([numpy.zeros((3, 8, 8), bool)])
+
+
+def test_large_images_are_resized_one_by_one():
+    """Eight large images given one at a time never hold more than about one full-size float
+    copy: each is resized and cropped before the next is taken."""
+    shape = (3, 1000, 1000)
+    float_copy = numpy.prod(shape) * 4
+
+    def large_images():
+        for i in range(8):
+            yield numpy.full(shape, i, numpy.uint8)
+
+    link = FeaturePredictor(Extractor(), 24, 32)
+    tracemalloc.start()
+    try:
+        out = link.predict(large_images())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out.shape == (8, 3)
+    assert peak < 2 * float_copy
 
 
 @pytest.mark.parametrize('crop', [None, 'center', '10'])
