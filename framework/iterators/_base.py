@@ -67,6 +67,12 @@ def advance(state: IteratorState, batch_size: int, repeat: bool, order_sampler,
     return IteratorState(end, epoch, is_new_epoch, order), numpy.concatenate(parts)
 
 
+def examples_drawn(state: IteratorState, dataset_len: int) -> int:
+    """The number of examples an iteration has drawn on reaching ``state``, over all epochs."""
+    n = dataset_len if state.order is None else len(state.order)
+    return state.epoch * n + state.current_position
+
+
 def _take(order, begin, end):
     if order is None:
         return numpy.arange(begin, end, dtype=numpy.intp)

@@ -16,7 +16,12 @@ import copy
 
 import numpy
 
-from framework.iterators._base import BatchIterator, advance, check_positive_int
+from framework.iterators._base import (
+    BatchIterator,
+    advance,
+    check_positive_int,
+    examples_drawn,
+)
 from framework.serializers.serializer import Deserializer
 
 _InFlight = collections.namedtuple('_InFlight', ('handle', 'state', 'order_sampler'))
@@ -39,8 +44,12 @@ class PrefetchingIterator(BatchIterator):
 
     # What the subclasses implement.
 
-    def _submit(self, indices: numpy.ndarray):
-        """Starts loading the examples at ``indices``; returns a handle for :meth:`_collect`."""
+    def _submit(self, indices: numpy.ndarray, first: int):
+        """Starts loading the examples at ``indices``; returns a handle for :meth:`_collect`.
+
+        ``first`` is the number of examples the iteration drew before this batch, over all
+        epochs; worker processes seed the random draws of each example from its number.
+        """
         raise NotImplementedError
 
     def _collect(self, handle) -> list:
@@ -82,7 +91,8 @@ class PrefetchingIterator(BatchIterator):
                 # The sampler drew the order of a new epoch: the consumer's sampler becomes
                 # this copy when it takes the batch.
                 sampler = _copy_sampler(self._ahead_sampler)
-            handle = None if indices is None else self._submit(indices)
+            handle = None if indices is None else self._submit(
+                indices, examples_drawn(before, len(self.dataset)))
             self._pending.append(_InFlight(handle, state, sampler))
             self._ahead_state = state
             self._ahead_done = indices is None

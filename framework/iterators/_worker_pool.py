@@ -1,11 +1,13 @@
 """The worker processes of :class:`~framework.iterators.MultiprocessIterator`.
 
-The main process puts tasks (a batch, its shared block, and some ``(position, index)`` pairs)
-on one queue; workers read the examples, copy their arrays into the batch's region of the
-shared block (see :mod:`framework.iterators._packing`) and put the rest on a result queue. An
-error in a worker comes back with its traceback. Everything that needs cleaning up (processes,
-queues, shared blocks) lives here, apart from the iterator, so that a finalizer can release it
-when the iterator is finalized, collected, or the interpreter exits.
+The main process puts tasks (a batch, its shared block, some ``(position, index)`` pairs and
+the number of the batch's first example in the iteration) on one queue; workers seed the
+random generators for each example (see :mod:`framework.iterators._example_seeds`), read it,
+copy its arrays into the batch's region of the shared block (see
+:mod:`framework.iterators._packing`) and put the rest on a result queue. An error in a worker
+comes back with its traceback. Everything that needs cleaning up (processes, queues, shared
+blocks) lives here, apart from the iterator, so that a finalizer can release it when the
+iterator is finalized, collected, or the interpreter exits.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
-import random
 import signal
 import time
 import traceback
@@ -25,7 +26,7 @@ from multiprocessing import resource_tracker, shared_memory
 
 import numpy
 
-from framework.iterators import _packing
+from framework.iterators import _example_seeds, _packing
 
 _POLL_SECONDS = 0.1
 _JOIN_SECONDS = 5.0
@@ -59,15 +60,9 @@ def _context():
     return multiprocessing.get_context()
 
 
-def _worker_main(worker_id, dataset, tasks, results, stop, max_tasks, parent_pid):
+def _worker_main(worker_id, dataset, seed, tasks, results, stop, max_tasks, parent_pid):
     # Ctrl-C goes to the main process, which shuts the workers down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Forked workers would otherwise share the random state of the parent and draw the same
-    # random augmentations.
-    numpy.random.seed()
-    random.seed()
-    from framework import random as framework_random
-    framework_random.seed()
     blocks: collections.OrderedDict = collections.OrderedDict()
     n_done = 0
     try:
@@ -80,7 +75,7 @@ def _worker_main(worker_id, dataset, tasks, results, stop, max_tasks, parent_pid
                 continue
             if task is None:
                 return
-            _run_task(dataset, task, results, stop, blocks)
+            _run_task(dataset, seed, task, results, stop, blocks)
             n_done += 1
             if max_tasks is not None and n_done >= max_tasks:
                 results.put(('retired', worker_id))
@@ -90,8 +85,8 @@ def _worker_main(worker_id, dataset, tasks, results, stop, max_tasks, parent_pid
             block.close()
 
 
-def _run_task(dataset, task, results, stop, blocks):
-    job_id, block_name, mem_size, items = task
+def _run_task(dataset, seed, task, results, stop, blocks):
+    job_id, block_name, mem_size, items, first = task
     buffer = None if block_name is None else _attach(blocks, block_name).buf
     examples = []
     needed = 0
@@ -101,6 +96,7 @@ def _run_task(dataset, task, results, stop, blocks):
             if stop.is_set():
                 return
             start = position * mem_size
+            _example_seeds.seed_generators(seed, first + position)
             example, need = _packing.pack(dataset[index], buffer, start, start + mem_size)
             examples.append(example)
             needed = max(needed, need)
@@ -165,14 +161,17 @@ class WorkerPool:
 
     Args:
         dataset: the dataset (inherited by forked workers, pickled otherwise).
+        seed: the seed of the examples' random draws (a non-negative int).
         batch_size: the largest number of examples of a batch.
         n_processes: the number of workers.
         maxtasksperchild: the number of tasks after which a worker is replaced, or None.
         who: the name of the iterator, for messages.
     """
 
-    def __init__(self, dataset, batch_size: int, n_processes: int, maxtasksperchild, who: str):
+    def __init__(self, dataset, seed: int, batch_size: int, n_processes: int, maxtasksperchild,
+                 who: str):
         self._dataset = dataset
+        self._seed = seed
         self._batch_size = batch_size
         self._n_processes = n_processes
         self._max_tasks = maxtasksperchild
@@ -196,21 +195,22 @@ class WorkerPool:
     def _spawn(self, worker_id: int) -> None:
         process = self._context.Process(
             target=_worker_main, name=f'{self._who}-worker-{worker_id}', daemon=True,
-            args=(worker_id, self._dataset, self._tasks, self._results, self._stop,
+            args=(worker_id, self._dataset, self._seed, self._tasks, self._results, self._stop,
                   self._max_tasks, os.getpid()))
         process.start()
         self._workers[worker_id] = process
 
-    def submit(self, indices: numpy.ndarray, mem_size: int) -> Job:
-        """Starts loading the examples at ``indices``, with ``mem_size`` bytes of shared
-        memory per example (0: none)."""
+    def submit(self, indices: numpy.ndarray, first: int, mem_size: int) -> Job:
+        """Starts loading the examples at ``indices``, the first of which is the example
+        number ``first`` of the iteration, with ``mem_size`` bytes of shared memory per
+        example (0: none)."""
         job = Job(next(self._job_ids), self._take_slot(mem_size), len(indices))
         self._jobs[job.job_id] = job
         items = list(enumerate(index.item() for index in indices))
         chunk = max(len(items) // (self._n_processes * 2), 1)
         for begin in range(0, len(items), chunk):
             self._tasks.put((job.job_id, job.slot.name, job.slot.mem_size,
-                             items[begin:begin + chunk]))
+                             items[begin:begin + chunk], first))
         return job
 
     def _take_slot(self, mem_size: int) -> _Slot:

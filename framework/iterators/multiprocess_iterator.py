@@ -7,6 +7,7 @@ import warnings
 import weakref
 
 from framework.iterators._base import check_positive_int
+from framework.iterators._example_seeds import fresh_seed
 from framework.iterators._prefetch import PrefetchingIterator
 from framework.iterators._worker_pool import WorkerPool
 
@@ -23,10 +24,13 @@ class MultiprocessIterator(PrefetchingIterator):
     The batches come in the order, and with the ``epoch_detail`` values, of a
     :class:`~framework.iterators.SerialIterator` with the same arguments; while the consumer
     works on one batch, the workers load the next ``n_prefetch``. Workers are forked where the
-    platform allows it (the dataset is inherited, lambdas included), started on the first
-    batch, and reseed NumPy's, Python's and :mod:`framework.random`'s generators so that
-    random augmentations differ between them. The arrays of the examples come back through
-    shared memory, other values pickled.
+    platform allows it (the dataset is inherited, lambdas included) and started on the first
+    batch. Before reading an example, a worker seeds Python's :mod:`random`, NumPy's global
+    generator and :mod:`framework.random` from ``seed`` and the example's number in the
+    iteration (over all epochs): random augmentations differ between examples and epochs,
+    and with a ``seed`` they repeat from run to run, whichever worker reads an example and
+    however many there are. The arrays of the examples come back through shared memory,
+    other values pickled.
 
     Args:
         dataset: the dataset (``__len__`` and ``__getitem__``).
@@ -45,7 +49,8 @@ class MultiprocessIterator(PrefetchingIterator):
             :class:`MultiprocessIterator.TimeoutWarning` (it keeps waiting); None never warns.
         maxtasksperchild (int): the number of tasks after which a worker is replaced by a
             fresh one (to free what it holds); None keeps workers for good.
-        seed (int): the seed of the shuffling (not in Chainer).
+        seed (int): the seed of the shuffling and of the workers' random draws (not in
+            Chainer); None draws both from OS entropy.
 
     An error raised by the dataset in a worker is raised by ``next`` in the main process, of
     the same type, with the worker's traceback as its cause; a worker that dies is reported
@@ -79,6 +84,7 @@ class MultiprocessIterator(PrefetchingIterator):
         self._pool: WorkerPool | None = None
         self._finalizer = None
         self._warned_shared_mem = False
+        self._worker_seed = fresh_seed() if seed is None else seed
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, seed, n_prefetch)
 
     def _mem_size(self) -> int:
@@ -86,14 +92,14 @@ class MultiprocessIterator(PrefetchingIterator):
             return self.shared_mem
         return self._pool.max_needed
 
-    def _submit(self, indices):
+    def _submit(self, indices, first):
         if self._pool is None or self._pool.closed:
-            self._pool = WorkerPool(self.dataset, self.batch_size, self.n_processes,
-                                    self.maxtasksperchild, self._who)
+            self._pool = WorkerPool(self.dataset, self._worker_seed, self.batch_size,
+                                    self.n_processes, self.maxtasksperchild, self._who)
             if self._finalizer is not None:
                 self._finalizer.detach()
             self._finalizer = weakref.finalize(self, self._pool.close)
-        return self._pool.submit(indices, self._mem_size())
+        return self._pool.submit(indices, first, self._mem_size())
 
     def _collect(self, job) -> list:
         pool = self._pool

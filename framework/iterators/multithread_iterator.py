@@ -65,7 +65,7 @@ class MultithreadIterator(PrefetchingIterator):
             self._loader = _EngineLoader(engine, f'{self._who}: reading a batch')
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler, seed, n_prefetch)
 
-    def _submit(self, indices):
+    def _submit(self, indices, first):
         return self._loader.submit(self.dataset, indices)
 
     def _collect(self, handle) -> list:

@@ -207,3 +207,36 @@ def test_bad_worker_arguments(bad):
         MultithreadIterator(list(range(4)), 2, n_prefetch=bad)
     with pytest.raises(ValueError, match='shared_mem'):
         MultiprocessIterator(list(range(4)), 2, shared_mem=-1)
+
+
+class _Draws:
+    """Each example draws from Python's, NumPy's global and framework.random's generators, as
+    random transforms do."""
+
+    def __len__(self):
+        return 12
+
+    def __getitem__(self, i):
+        import random
+
+        from framework import random as framework_random
+        return (i, random.random(), numpy.random.randint(2 ** 31),
+                framework_random.get_random_state().randint(2 ** 31))
+
+
+def _draws(**kwargs):
+    with MultiprocessIterator(_Draws(), 5, **kwargs) as it:
+        return [next(it) for _ in range(7)]  # three epochs, across their boundaries
+
+
+def test_seeded_workers_draw_the_same_whatever_the_workers():
+    first = _draws(n_processes=2, seed=3)
+    # Which worker reads which example varies from run to run: the draws do not.
+    assert _draws(n_processes=2, seed=3) == first
+    assert _draws(n_processes=1, seed=3) == first
+    assert _draws(n_processes=3, seed=3) == first
+    # Every example of every epoch draws anew.
+    examples = [example for batch in first for example in batch]
+    assert len({example[1:] for example in examples}) == len(examples)
+    assert _draws(n_processes=2, seed=4) != first
+    assert _draws(n_processes=2) != _draws(n_processes=2)
