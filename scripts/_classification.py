@@ -1,5 +1,5 @@
 """What ``train_imagenet.py`` and ``eval_imagenet.py`` share: the options, the datasets, the
-sizes of the images and the models.
+loaders, the sizes of the images and the models.
 
 ``--dataset`` is either a directory of class directories (ImageNet's layout, read by
 :class:`~vision.datasets.DirectoryParsingLabelDataset`) or ``shapes``
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from framework import iterators
 from vision.datasets import (
     DirectoryParsingLabelDataset,
     ShapesLabelDataset,
@@ -39,8 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='the channels of conv1, which the other layers follow (the '
                              "model's default is 64; named weights fix it)")
     parser.add_argument('--batchsize', type=int, default=32)
-    parser.add_argument('--loaderjob', type=int, default=4,
-                        help='the processes that load and transform the images')
+    parser.add_argument('--loaderjob', type=_non_negative_int, default=4,
+                        help='the processes that load and transform the images; 0 loads them '
+                             'in the main process')
     parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
     parser.add_argument('--size', type=int, default=36,
                         help='the side of the images of --dataset shapes (36)')
@@ -52,6 +54,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--crop-size', type=int,
                         help='the side of the square crops given to the network (224; for '
                              'shapes, --size less an eighth: 32 of 36)')
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'must be 0 or more, but got {value}')
+    return value
+
+
+def make_iterator(dataset, args: argparse.Namespace, **kwargs):
+    """The iterator over ``dataset`` in batches of ``--batchsize``: a
+    :class:`~framework.iterators.MultiprocessIterator` with ``--loaderjob`` workers, or a
+    :class:`~framework.iterators.SerialIterator` reading in the main process when it is 0.
+
+    Args:
+        dataset: the dataset.
+        args: the options.
+        kwargs: the iterator's other arguments (``repeat``, ``shuffle``, ``seed``).
+    """
+    if args.loaderjob == 0:
+        return iterators.SerialIterator(dataset, args.batchsize, **kwargs)
+    return iterators.MultiprocessIterator(dataset, args.batchsize, n_processes=args.loaderjob,
+                                          **kwargs)
 
 
 def sizes(args: argparse.Namespace) -> tuple[int, int]:

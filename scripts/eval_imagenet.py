@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import argparse
 
-from framework import backend, iterators
+from framework import backend
 from vision.evaluations import eval_classification
 from vision.models import FeaturePredictor
 from vision.utils import ProgressHook, apply_to_iterator
 
 from _classification import SHAPES, SHAPES_VAL_SEED  # isort: skip
-from _classification import add_arguments, build_model, label_dataset, sizes  # isort: skip
+from _classification import add_arguments, build_model, label_dataset  # isort: skip
+from _classification import make_iterator, sizes  # isort: skip
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -62,8 +63,7 @@ def evaluate(args: argparse.Namespace) -> dict:
     predictor.to_device(backend.get_device(args.device))
     if not args.eager:
         predictor.hybridize()
-    iterator = iterators.MultiprocessIterator(dataset, args.batchsize, repeat=False,
-                                              shuffle=False, n_processes=args.loaderjob)
+    iterator = make_iterator(dataset, args, repeat=False, shuffle=False)
 
     print(f'{args.model} ({args.pretrained_model}) on {len(dataset)} images of '
           f'{len(label_names)} classes: resize {scale_size}, {crop} crop {crop_size}')

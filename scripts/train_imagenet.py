@@ -13,9 +13,12 @@ and of aspect ratio 3/4 to 4/3, resized to ``--crop-size``; or ``random``, the s
 resized to ``--scale-size`` and a crop of ``--crop-size`` taken at random, the default for
 shapes, which smaller crops would often cut away) and flipped at random; validation images
 are resized to ``--scale-size`` on their shorter side and cropped to ``--crop-size`` at the
-centre. The validation set is evaluated after every epoch; the trainer is saved after every
-epoch in ``--out``, and a run started again with the same options resumes from the last
-snapshot. The trained model is written to
+centre. The random draws of the crops and flips are seeded by ``--seed``: each loader
+process seeds them for each image from it and the image's number in the training, and with
+``--loaderjob 0`` (loading in the main process) the script seeds Python's and NumPy's global
+generators with it, so a run repeats bit for bit. The validation set is evaluated after every
+epoch; the trainer is saved after every epoch in ``--out``, and a run started again with the
+same options resumes from the last snapshot. The trained model is written to
 ``OUT/model.npz``, which ``eval_imagenet.py --pretrained-model`` and the models'
 ``pretrained_model`` read.
 
@@ -31,9 +34,12 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
+
+import numpy
 
 import framework
-from framework import backend, iterators, optimizers, serializers, training
+from framework import backend, optimizers, serializers, training
 from framework.datasets import TransformDataset
 from framework.links import Classifier
 from framework.optimizer_hooks import WeightDecay
@@ -49,7 +55,8 @@ from vision.transforms import (
 )
 
 from _classification import SHAPES, SHAPES_TRAIN_SEED, SHAPES_VAL_SEED  # isort: skip
-from _classification import add_arguments, build_model, label_dataset, sizes  # isort: skip
+from _classification import add_arguments, build_model, label_dataset  # isort: skip
+from _classification import make_iterator, sizes  # isort: skip
 
 # ChainerCV's schedule, in fractions of the training: the warm-up ends at 5 of 90 epochs, the
 # learning rate is divided by ten at 30, 60 and 80.
@@ -60,7 +67,8 @@ TRAIN_CROPS = ('random-sized', 'random')
 
 class TrainTransform:
     """The training's augmentation: a random crop, a random horizontal flip, minus ``mean``.
-    The draws come from Python's :mod:`random`, which the loader processes reseed.
+    The draws come from Python's :mod:`random`, which the loader processes seed for each
+    image (see :class:`~framework.iterators.MultiprocessIterator`).
 
     Args:
         mean (numpy.ndarray): ``(3, 1, 1)``, the model's mean.
@@ -127,7 +135,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument('--weight-decay', type=float, default=1e-4)
     parser.add_argument('--out', default='result')
     parser.add_argument('--seed', type=int, default=0,
-                        help='the seed of the initial weights and of the order of the images')
+                        help='the seed of the initial weights, of the order of the images and of '
+                             'their random crops and flips')
     args = parser.parse_args(argv)
     if (args.dataset == SHAPES) != (args.val is None):
         parser.error('--val is needed with a directory --dataset, and only then')
@@ -178,6 +187,9 @@ def train(args: argparse.Namespace) -> dict:
 
     device = backend.get_device(args.device)
     framework.random.seed(args.seed)
+    # What the transforms draw from when the main process loads the images (--loaderjob 0).
+    random.seed(args.seed)
+    numpy.random.seed(args.seed)
     extractor = build_model(args, len(label_names))
     extractor.pick = 'fc6'
     # Goyal et al. (2017): each residual branch starts as zero.
@@ -190,10 +202,8 @@ def train(args: argparse.Namespace) -> dict:
     train_data = TransformDataset(train_data, TrainTransform(extractor.mean, crop_size,
                                                              random_scale))
     val_data = TransformDataset(val_data, ValTransform(extractor.mean, scale_size, crop_size))
-    train_iter = iterators.MultiprocessIterator(train_data, args.batchsize,
-                                                n_processes=args.loaderjob, seed=args.seed)
-    val_iter = iterators.MultiprocessIterator(val_data, args.batchsize, repeat=False,
-                                              shuffle=False, n_processes=args.loaderjob)
+    train_iter = make_iterator(train_data, args, seed=args.seed)
+    val_iter = make_iterator(val_data, args, repeat=False, shuffle=False)
 
     lr = args.lr if args.lr is not None else 0.1 * args.batchsize / 256
     optimizer = setup_optimizer(model, lr, args.momentum, args.weight_decay)

@@ -93,3 +93,23 @@ def test_train_resumes_and_eval_reads_its_model(load_script, tmp_path):
     eager = eval_imagenet.main(_TINY + ['--pretrained-model', str(tmp_path / 'model.npz'),
                                         '--eager'])
     assert eager == result
+
+
+def _trained_parameters(train_imagenet, out, loaderjob):
+    options = _TINY + ['--n-train', '16', '--epoch', '1', '--out', str(out)]
+    options[options.index('--loaderjob') + 1] = str(loaderjob)
+    train_imagenet.main(options)
+    with numpy.load(out / 'model.npz') as npz:
+        return {key: npz[key].tobytes() for key in npz.files}
+
+
+@pytest.mark.slow
+def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path):
+    train_imagenet = load_script('train_imagenet')
+    first = _trained_parameters(train_imagenet, tmp_path / 'a', 2)
+    # The random crops and flips are drawn in the loader processes, seeded by example.
+    assert _trained_parameters(train_imagenet, tmp_path / 'b', 2) == first
+    assert _trained_parameters(train_imagenet, tmp_path / 'c', 1) == first
+    # --loaderjob 0 loads in the main process, seeded too.
+    in_process = _trained_parameters(train_imagenet, tmp_path / 'd', 0)
+    assert _trained_parameters(train_imagenet, tmp_path / 'e', 0) == in_process
