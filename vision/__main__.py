@@ -65,7 +65,8 @@ def _parse_args(argv) -> argparse.Namespace:
             command.add_argument('--crop', choices=('center', '10'),
                                  help="'center' or '10' crops (default: the weights')")
             command.add_argument('--eager', action='store_true',
-                                 help='run the model define-by-run, not as a static graph')
+                                 help='run the model define-by-run, not as a static graph '
+                                      '(the default of models where it does not pay)')
         if name == 'evaluate':
             command.add_argument('--dataset', required=True,
                                  help="classification: a directory of class directories, or "
@@ -156,7 +157,7 @@ _PREDICT_PIXELS = 24_000_000  # ... and at most this many pixels (float32 copies
 
 def _predict(args) -> int:
     model = _build(args)
-    if not args.eager:
+    if not args.eager and getattr(model, 'hybridize_by_default', True):
         model.hybridize()
     report = _REPORTS[model.task]
     options = {'crop': args.crop} if model.task == 'classification' else {}
@@ -360,7 +361,7 @@ def _evaluate(args) -> int:
     from framework import iterators
     from vision.utils import apply_to_iterator
     model = _build(args)
-    if not args.eager:
+    if not args.eager and getattr(model, 'hybridize_by_default', True):
         model.hybridize()
     make_dataset, metric = _EVALUATIONS[model.task]
     dataset = make_dataset(args, model)

@@ -24,6 +24,10 @@ class Hybridizable:
     """
 
     _static_graph = None
+    #: Whether running as a static graph pays for this link in general (tools such as the
+    #: ``vision`` command hybridize by default where it does). A graph is traced per input
+    #: shape, so it does not pay where the shapes seldom repeat.
+    hybridize_by_default = True
 
     def hybridize(self, active: bool = True) -> None:
         """Makes :meth:`infer` (and so ``predict``) run as a static graph, here and in every

@@ -22,6 +22,7 @@ from vision.models.detection.mtcnn.o_net import ONet
 from vision.models.detection.mtcnn.p_net import PNet
 from vision.models.detection.mtcnn.r_net import RNet
 from vision.models.detection.mtcnn.stages import output, propose, refine
+from vision.weights import fetch_weight_files, get_weight
 
 _N_POINT = 5
 
@@ -57,9 +58,12 @@ class MTCNN(Hybridizable, Chain):
 
     Attributes:
         pnet (PNet), rnet (RNet), onet (ONet): the three nets.
+        weight_spec (vision.weights.WeightSpec or None): the manifest's row of the loaded
+            weights (None for a folder, a file or random weights).
     """
 
     task = 'detection'
+    hybridize_by_default = False  # the pyramid levels and crop counts vary: eager is faster
 
     def __init__(self, pretrained_model: str | os.PathLike | None = 'facenet-pytorch',
                  min_size: float = 20, thresholds: Sequence[float] = (0.6, 0.7, 0.7),
@@ -72,6 +76,7 @@ class MTCNN(Hybridizable, Chain):
         self.min_size = min_size
         self.thresholds = thresholds
         self.factor = factor
+        self.weight_spec = None
         if pretrained_model:
             _load_pretrained(self, pretrained_model)
 
@@ -186,7 +191,7 @@ def _load_pretrained(model: MTCNN, pretrained_model: str | os.PathLike) -> None:
     elif os.path.isfile(path):
         load_npz(path, model)
     else:
-        from vision.weights import fetch_weight_files
+        model.weight_spec = get_weight(model.model_name, path)
         files = fetch_weight_files(model.model_name, path)
         load_facenet_pytorch_weights(model, {net: files[member]
                                              for net, member in FACENET_PYTORCH_FILES.items()})
