@@ -148,7 +148,8 @@ class FileServer:
     """Serves ``files`` (URL path to bytes) on 127.0.0.1, honouring ``Range: bytes=N-``.
 
     ``plans[path]`` is a list of actions taken by the successive requests for ``path`` (then
-    ``'ok'``): ``'ok'``; ``'drop'`` (announce the whole length, send half, close);
+    ``'ok'``): ``'ok'``; ``'drop'`` (announce the whole length, send half, close); ``'cut'``
+    (send half without a Content-Length, close); ``'understate'`` (announce half the length);
     ``'ignore-range'`` (answer 200 with the whole file); ``'slow'`` (wait 0.3 s, then ok); or an
     HTTP status such as ``'500'``. ``requests`` records every :class:`Request`, in order.
     """
@@ -225,9 +226,11 @@ def _handler(server: FileServer) -> type[BaseHTTPRequestHandler]:
                 self.send_response(206)
                 self.send_header('Content-Range', f'bytes {start}-{len(data) - 1}/{len(data)}')
             body = data[start:]
-            self.send_header('Content-Length', str(len(body)))
+            if action != 'cut':
+                length = len(body) // 2 if action == 'understate' else len(body)
+                self.send_header('Content-Length', str(length))
             self.end_headers()
-            if action == 'drop':
+            if action in ('drop', 'cut'):
                 body = body[:len(body) // 2]
             self.wfile.write(body)
             self.wfile.flush()

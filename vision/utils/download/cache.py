@@ -6,6 +6,7 @@ import hashlib
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 from vision.utils.download.fetch import fetch
@@ -14,21 +15,20 @@ from vision.utils.download.root import get_vision_home
 
 def cached_download(url: str, sha256: str | None = None, *, retries: int = 4,
                     backoff: float = 1.0, timeout: float = 30.0,
-                    progress: bool | None = None) -> str:
+                    progress: bool | None = None,
+                    check: Callable[[str], str | None] | None = None) -> str:
     """Downloads a file and caches it, or returns the cached copy.
 
     As Chainer's ``chainer.dataset.download.cached_download`` (and ChainerCV's, which adds the
     progress report): a URL is downloaded once, and later calls return the path of the cached
-    file. The cache is ``$VISION_HOME/downloads/<key>/<name>``, where ``<key>`` is the first 16
-    hexadecimal digits of the sha256 of the URL and ``<name>`` the last component of its path,
-    so the file keeps its name and extension. The download is resumed, retried, verified and
+    file. The cache is :func:`cached_path`. The download is resumed, retried, verified and
     moved into place atomically, under a lock (see :mod:`vision.utils.download.fetch`).
 
     Args:
         url (str): URL to download from.
         sha256 (str or None): The expected sha256 of the file. A file that does not match
             never enters the cache; a cached file is checked again at every call.
-        retries, backoff, timeout, progress: As in :func:`download_file`.
+        retries, backoff, timeout, progress, check: As in :func:`download_file`.
 
     Returns:
         str: Path to the downloaded file.
@@ -37,11 +37,18 @@ def cached_download(url: str, sha256: str | None = None, *, retries: int = 4,
         DownloadError: The file could not be downloaded; the message says where to place it by
             hand.
         HashMismatchError: The file does not have the expected sha256.
+        CorruptDownloadError: The bytes received failed ``check``.
 
     """
-    path = os.path.join(get_vision_home(), 'downloads', url_key(url), url_file_name(url))
-    return fetch('cached_download', url, path, sha256, retries=retries, backoff=backoff,
-                 timeout=timeout, progress=progress)
+    return fetch('cached_download', url, cached_path(url), sha256, retries=retries,
+                 backoff=backoff, timeout=timeout, progress=progress, check=check)
+
+
+def cached_path(url: str) -> str:
+    """Where :func:`cached_download` keeps the file of ``url``:
+    ``$VISION_HOME/downloads/<key>/<name>``, where ``<key>`` is :func:`url_key` and ``<name>``
+    :func:`url_file_name`, so the file keeps its name and extension. The file may not exist."""
+    return os.path.join(get_vision_home(), 'downloads', url_key(url), url_file_name(url))
 
 
 def download_model(url: str, sha256: str | None = None, *, retries: int = 4,

@@ -67,3 +67,21 @@ class HashMismatchError(DownloadError):
     def __reduce__(self):
         return type(self), (self.url, self.path, self.expected, self.actual, self.in_cache,
                             self.fname)
+
+
+class CorruptDownloadError(DownloadError):
+    """The bytes fetched failed the caller's check of their content (an archive that is cut
+    short or damaged, an HTML page in place of the file); they never entered the cache.
+
+    Attributes:
+        problem (str): what is wrong with them, e.g. ``'not a valid NPZ file: ...'``.
+
+    """
+
+    def __init__(self, url: str, path: str, problem: str, fname: str = 'download_file') -> None:
+        self.problem = problem
+        super().__init__(url, f'the bytes received are {problem}; nothing was written to the '
+                              'cache', path, None, fname)
+
+    def __reduce__(self):
+        return type(self), (self.url, self.path, self.problem, self.fname)

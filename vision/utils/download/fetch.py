@@ -12,10 +12,13 @@ The steps, for a target ``path``:
    Connection errors, timeouts, a body shorter than its ``Content-Length``, HTTP 5xx and 429 are
    retried with exponential back-off (``backoff * 2 ** k`` seconds, at most 60); a retry that
    got further than any before it starts the count afresh. Other HTTP errors fail at once.
-4. Hash the ``.part``; on a mismatch delete it (and, if it had been resumed from an earlier
-   call's leftovers, which may come from another version of the file, download it once more in
-   full before giving up), so a wrong file never enters the cache. Without a ``sha256`` a
-   leftover from another version of the file cannot be told apart: pass the hash.
+4. Verify the ``.part``: its sha256 when one is given, and its content with the caller's
+   ``check`` when one is given (an archive must open, with every CRC correct: the only test
+   of a file whose publisher gives no hash and whose server gives no ``Content-Length``). On a
+   failure delete it (and, if it had been resumed from an earlier call's leftovers, which may
+   come from another version of the file, download it once more in full before giving up), so
+   a wrong file never enters the cache. Without a ``sha256`` or a ``check`` a leftover from
+   another version of the file cannot be told apart: pass one.
 5. ``os.replace`` the ``.part`` onto ``path``: readers see either no file or the whole file.
 
 Requests reads proxies (``HTTPS_PROXY``, ``NO_PROXY``...) and ``.netrc`` from the environment;
@@ -29,11 +32,12 @@ import hashlib
 import os
 import re
 import time
+from collections.abc import Callable
 
 import requests
 import urllib3
 
-from vision.utils.download.errors import DownloadError, HashMismatchError
+from vision.utils.download.errors import CorruptDownloadError, DownloadError, HashMismatchError
 from vision.utils.download.lock import FileLock
 from vision.utils.download.progress import Progress, make_progress
 from vision.utils.download.root import is_offline
@@ -59,7 +63,8 @@ class _Restart(Exception):
 
 def download_file(url: str, path: str | os.PathLike, sha256: str | None = None, *,
                   retries: int = 4, backoff: float = 1.0, timeout: float = 30.0,
-                  progress: bool | None = None) -> str:
+                  progress: bool | None = None,
+                  check: Callable[[str], str | None] | None = None) -> str:
     """Downloads ``url`` to ``path``, unless ``path`` already exists.
 
     See the module docstring for the steps: lock, resume, retries, hash check, atomic rename.
@@ -75,6 +80,10 @@ def download_file(url: str, path: str | os.PathLike, sha256: str | None = None, 
         timeout (float): Seconds to wait for the connection and for each read.
         progress (bool or None): None draws a progress bar on standard error when it is a
             terminal and writes whole lines otherwise; True always draws the bar; False is silent.
+        check (callable or None): ``check(part)`` is given the path of the bytes received and
+            returns None when they are good, else what is wrong with them, worded to follow
+            "the bytes received are" (``'not a valid NPZ file: ...'``). It runs before the file
+            is moved to ``path``, never on a file already there.
 
     Returns:
         str: The absolute path of the file.
@@ -83,14 +92,16 @@ def download_file(url: str, path: str | os.PathLike, sha256: str | None = None, 
         DownloadError: The file could not be fetched. The message names the URL, the reason
             and the path where the file may be placed by hand.
         HashMismatchError: The file does not have the expected sha256.
+        CorruptDownloadError: The bytes received failed ``check``.
 
     """
     return fetch('download_file', url, path, sha256, retries=retries, backoff=backoff,
-                 timeout=timeout, progress=progress)
+                 timeout=timeout, progress=progress, check=check)
 
 
 def fetch(fname: str, url: str, path: str | os.PathLike, sha256: str | None, *, retries: int,
-          backoff: float, timeout: float, progress: bool | None) -> str:
+          backoff: float, timeout: float, progress: bool | None,
+          check: Callable[[str], str | None] | None = None) -> str:
     """:func:`download_file`, with errors that name the public function ``fname``."""
     _check_args(fname, url, sha256, retries, backoff, timeout)
     sha256 = None if sha256 is None else sha256.lower()
@@ -112,21 +123,21 @@ def fetch(fname: str, url: str, path: str | os.PathLike, sha256: str | None, *, 
         with requests.Session() as session:
             try:
                 _receive(session, url, part, retries, backoff, timeout, report)
-                actual = None if sha256 is None else file_sha256(part)
-                if actual != sha256 and left_over:
+                refusal = _verify(fname, url, path, part, sha256, check)
+                if refusal is not None and left_over:
                     if report is not None:
-                        report.note('the partial file left by an earlier call does not match '
-                                    'the hash; downloading the whole file again')
+                        report.note('the partial file left by an earlier call fails its check; '
+                                    'downloading the whole file again')
                     os.remove(part)
                     _receive(session, url, part, retries, backoff, timeout, report)
-                    actual = file_sha256(part)
+                    refusal = _verify(fname, url, path, part, sha256, check)
             except (_Fatal, _Transient, requests.RequestException) as e:
                 if report is not None:
                     report.note('failed')
                 raise DownloadError(url, _reason(e, part), path, sha256, fname) from e
-        if actual != sha256:
+        if refusal is not None:
             os.remove(part)
-            raise HashMismatchError(url, path, sha256, actual, False, fname)
+            raise refusal
         os.replace(part, path)
         if report is not None:
             report.finish()
@@ -140,6 +151,15 @@ def file_sha256(path: str | os.PathLike) -> str:
         for block in iter(lambda: f.read(1 << 20), b''):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _verify(fname: str, url: str, path: str, part: str, sha256: str | None,
+            check: Callable[[str], str | None] | None) -> DownloadError | None:
+    """The error that refuses the bytes received into ``part``, or None if they pass."""
+    if sha256 is not None and (actual := file_sha256(part)) != sha256:
+        return HashMismatchError(url, path, sha256, actual, False, fname)
+    problem = None if check is None else check(part)
+    return None if problem is None else CorruptDownloadError(url, path, problem, fname)
 
 
 def _check_args(fname, url, sha256, retries, backoff, timeout) -> None:

@@ -11,7 +11,12 @@ import socket
 import pytest
 
 import vision.utils.download.fetch as fetch_module
-from vision.utils.download import DownloadError, HashMismatchError, download_file
+from vision.utils.download import (
+    CorruptDownloadError,
+    DownloadError,
+    HashMismatchError,
+    download_file,
+)
 
 
 def sha(data: bytes) -> str:
@@ -183,6 +188,35 @@ def test_wrong_hash_leaves_nothing(file_server, vision_home, payload, tmp_path):
     assert sorted(os.listdir(tmp_path)) == ['a.bin.lock']
 
 
+def test_file_that_fails_its_check_leaves_nothing(file_server, vision_home, payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    file_server.plans['/a.bin'] = ['cut']  # half the file, without a Content-Length
+
+    def check(path):
+        return None if os.path.getsize(path) == len(payload) else 'cut short'
+
+    with pytest.raises(CorruptDownloadError, match='the bytes received are cut short; nothing '
+                                                   'was written to the cache'):
+        fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', check=check)
+    assert sorted(os.listdir(tmp_path)) == ['a.bin.lock']
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', check=check)
+    assert (tmp_path / 'a.bin').read_bytes() == payload
+
+
+def test_partial_file_that_fails_the_check_is_downloaded_again(file_server, vision_home,
+                                                                payload, tmp_path):
+    file_server.files['/a.bin'] = payload
+    (tmp_path / 'a.bin.part').write_bytes(b'x' * 1000)  # from another version of the file
+
+    def check(path):
+        with open(path, 'rb') as f:
+            return None if f.read(1000) == payload[:1000] else 'not the payload'
+
+    fetch(file_server.url('/a.bin'), tmp_path / 'a.bin', check=check)
+    assert (tmp_path / 'a.bin').read_bytes() == payload
+    assert file_server.ranges('/a.bin') == ['bytes=1000-', None]
+
+
 def test_existing_file_with_wrong_hash_is_reported_and_kept(vision_home, tmp_path):
     target = tmp_path / 'a.bin'
     target.write_bytes(b'placed by hand')
@@ -230,6 +264,9 @@ def test_errors_survive_pickling():
     assert type(copy) is HashMismatchError and str(copy) == str(error)
     error = DownloadError('http://h/a', 'HTTP 404 Not Found', '/c/a')
     assert str(pickle.loads(pickle.dumps(error))) == str(error)
+    error = CorruptDownloadError('http://h/a', '/c/a', 'cut short')
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is CorruptDownloadError and str(copy) == str(error)
 
 
 def test_progress_lines_when_not_a_terminal(file_server, vision_home, payload, tmp_path, capsys):
