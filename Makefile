@@ -3,15 +3,23 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-quick lint clean
+.PHONY: demo demo-shapes test test-quick lint clean
+
+# The sample photo that matplotlib (a dependency) ships.
+GRACE_HOPPER = $(BIN)/python -c "import matplotlib.cbook as c; print(c.get_sample_data('grace_hopper.jpg', asfileobj=False))"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The main job: classify the sample image with the ResNet-14 the repository ships (offline).
+# The main job: find the faces and their landmarks in a photo with MTCNN's published weights
+# (fetched once with pip from the facenet-pytorch wheel), printed and drawn into demo/.
 demo: $(STAMP)
+	$(BIN)/vision predict --model mtcnn --weights facenet-pytorch "$$($(GRACE_HOPPER))" --out demo
+
+# Offline: classify the sample image with the ResNet-14 the repository ships.
+demo-shapes: $(STAMP)
 	$(BIN)/vision predict --model resnet14 --weights shapes vision/data/sample_shapes.png
 
 # Lint and the whole test suite, on every core.
@@ -26,4 +34,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info demo

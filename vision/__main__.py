@@ -152,7 +152,7 @@ def _list(args) -> None:
 
 
 _PREDICT_BATCH = 8  # images predicted together at most...
-_PREDICT_PIXELS = 24_000_000  # ... and at most this many pixels (float32 copies: ~300 MB)
+_PREDICT_PIXELS = 24_000_000  # ... and at most this many pixels (read as uint8: ~70 MB)
 
 
 def _predict(args) -> int:
@@ -185,9 +185,11 @@ def _image_batches(paths):
     batch, pixels = [], 0
     for path in paths:
         try:
-            img = read_image(path)
+            img = read_image(path, dtype=numpy.uint8)  # predict casts each image in turn
         except (OSError, ValueError) as e:
-            print(f'vision predict: error: {path}: {_explain(e)}', file=sys.stderr)
+            message = _explain(e)
+            print(f'vision predict: error: {message if path in message else f"{path}: {message}"}',
+                  file=sys.stderr)
             img = None
         size = 0 if img is None else img.shape[1] * img.shape[2]
         if batch and (len(batch) == _PREDICT_BATCH or pixels + size > _PREDICT_PIXELS):

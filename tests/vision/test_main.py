@@ -370,7 +370,8 @@ def test_one_bad_image_is_reported_and_the_others_predicted(tmp_path, capsys):
                  str(good[0]), str(bad), str(good[1])]) == 1
     captured = capsys.readouterr()
     assert captured.err.count('\n') == 1
-    assert captured.err.startswith(f'vision predict: error: {bad}: ')
+    assert captured.err == (f'vision predict: error: read_image: cannot read {bad}: truncated '
+                            'or corrupt (image file is truncated)\n')
     headers = [line for line in captured.out.splitlines() if not line.startswith(' ')]
     assert headers == [f'{good[0]}:', f'{good[1]}:']
 
