@@ -61,6 +61,10 @@ def _parse_args(argv) -> argparse.Namespace:
                                  help='how many classes to print (5)')
             command.add_argument('--out', metavar='DIR',
                                  help='also draw the predictions on each image, into DIR')
+            command.add_argument('--alpha', default='blend_with_white',
+                                 choices=('blend_with_white', 'blend_with_black', 'ignore'),
+                                 help='how to read an image with transparency '
+                                      '(blend_with_white)')
         if name in ('predict', 'evaluate'):
             command.add_argument('--crop', choices=('center', '10'),
                                  help="'center' or '10' crops (default: the weights')")
@@ -164,7 +168,7 @@ def _predict(args) -> int:
     if args.out is not None:
         os.makedirs(args.out, exist_ok=True)
     n_failed = 0
-    for batch in _image_batches(args.images):
+    for batch in _image_batches(args.images, args.alpha):
         n_failed += sum(img is None for _, img in batch)
         batch = [(path, img) for path, img in batch if img is not None]
         if not batch:
@@ -177,15 +181,14 @@ def _predict(args) -> int:
     return n_failed
 
 
-def _image_batches(paths):
+def _image_batches(paths, alpha: str):
     """``(path, image)`` pairs in batches of at most :data:`_PREDICT_BATCH` images and
     :data:`_PREDICT_PIXELS` pixels; an image that cannot be read is reported on standard error
     and comes as ``(path, None)``."""
-    from vision.utils import read_image
     batch, pixels = [], 0
     for path in paths:
         try:
-            img = read_image(path, dtype=numpy.uint8)  # predict casts each image in turn
+            img = _read_image(path, alpha)
         except (OSError, ValueError) as e:
             message = _explain(e)
             print(f'vision predict: error: {message if path in message else f"{path}: {message}"}',
@@ -199,6 +202,20 @@ def _image_batches(paths):
         pixels += size
     if batch:
         yield batch
+
+
+def _read_image(path: str, alpha: str) -> numpy.ndarray:
+    """The image of ``path`` as uint8 (``predict`` casts each image in turn); an image with
+    transparency is handled as ``alpha`` says, with a note on standard error."""
+    from vision.utils.image import TransparencyError, read_image
+    try:
+        return read_image(path, dtype=numpy.uint8)
+    except TransparencyError:
+        how = {'blend_with_white': 'composited on white', 'blend_with_black':
+               'composited on black', 'ignore': 'its transparency ignored'}[alpha]
+        print(f'vision predict: note: {path} has transparency: {how} (--alpha)',
+              file=sys.stderr)
+        return read_image(path, dtype=numpy.uint8, alpha=alpha)
 
 
 def _label_names(model, n_class: int | None = None):

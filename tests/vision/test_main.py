@@ -433,3 +433,28 @@ def test_evaluate_says_when_a_dataset_has_no_images(tmp_path, capsys):
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"vision evaluate: error: none of the 1 images of --dataset '{tmp_path / 'bad'}' "
         'could be read')
+
+
+@pytest.mark.parametrize('alpha, background', [(None, 255), ('blend_with_black', 0)])
+def test_an_image_with_transparency_is_composited_with_a_note(alpha, background, tmp_path,
+                                                              capsys, monkeypatch):
+    image = tmp_path / 'logo.png'
+    pixels = numpy.zeros((20, 30, 4), numpy.uint8)
+    pixels[..., 0] = 200
+    pixels[:10, :, 3] = 255  # the top half opaque red, the bottom half transparent
+    Image.fromarray(pixels, 'RGBA').save(image)
+    seen = []
+    stub = type(get_model('stub_detector_for_tests')())
+    predict = stub.predict
+    monkeypatch.setattr(stub, 'predict',
+                        lambda self, imgs: seen.extend(imgs) or predict(self, imgs))
+    extra = [] if alpha is None else ['--alpha', alpha]
+    assert main(['predict', '--model', 'stub_detector_for_tests', '--weights', 'any', *extra,
+                 str(image)]) == 0
+    how = 'composited on white' if alpha is None else 'composited on black'
+    assert capsys.readouterr().err == \
+        f'vision predict: note: {image} has transparency: {how} (--alpha)\n'
+    img, = seen
+    numpy.testing.assert_array_equal(img[:, :10], numpy.array([200, 0, 0])[:, None, None]
+                                     * numpy.ones((1, 10, 30)))
+    assert (img[:, 10:] == background).all()

@@ -54,6 +54,11 @@ def _cast(array: numpy.ndarray, dtype: DTypeLike) -> numpy.ndarray:
     return array.astype(dtype, order='C')
 
 
+class TransparencyError(ValueError):
+    """The image has transparency, and :func:`read_image` was not told how to handle it
+    (``alpha`` is None)."""
+
+
 def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool = True,
                alpha: str | None = None) -> numpy.ndarray:
     """Reads an image from a file.
@@ -100,8 +105,10 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
             ``PIL.Image.MAX_IMAGE_PIXELS``; the environment variable
             ``VISION_MAX_IMAGE_PIXELS`` sets it: a number of pixels, or ``none``). An
             :class:`OSError` whose message names the file.
-        ValueError: ``alpha`` is not one of the options, or it is :obj:`None` and the image has
-            transparency, or ``chainer.config.cv_read_image_backend`` is invalid (see above).
+        TransparencyError: ``alpha`` is :obj:`None` and the image has transparency (a
+            :class:`ValueError`, as ChainerCV raises).
+        ValueError: ``alpha`` is not one of the options, or
+            ``chainer.config.cv_read_image_backend`` is invalid (see above).
     """
     check_backend('read_image', 'cv_read_image_backend')
     if alpha not in _ALPHA_OPTIONS:
@@ -110,7 +117,7 @@ def read_image(file: PathOrFile, dtype: DTypeLike = numpy.float32, color: bool =
     with open_oriented(file, 'read_image') as img:
         with_alpha = _has_alpha(img)
         if with_alpha and alpha is None:
-            raise ValueError(
+            raise TransparencyError(
                 f'read_image: the image has transparency (mode {img.mode}), but alpha is '
                 "None; pass alpha='ignore', 'blend_with_white' or 'blend_with_black'")
         array = _pixels(img, color, with_alpha)
