@@ -189,7 +189,8 @@ def _require_cupy(where):
     cupy = _cupy()
     if cupy is None:
         raise RuntimeError(f'{where}: CuPy is not installed; install the GPU extra '
-                           "(pip install 'vision-zoo[gpu]') to use a GPU")
+                           "(pip install '.[gpu]' in the repository, as the README says) to "
+                           'use a GPU')
     return cupy
 
 

@@ -1,3 +1,5 @@
+import pathlib
+
 import numpy
 import pytest
 
@@ -29,6 +31,16 @@ def test_gpu_without_cupy_says_how_to_install():
         backend.to_gpu(numpy.zeros(3))
     with pytest.raises(RuntimeError, match='to_gpu: CuPy is not installed'):
         Link().to_gpu()
+
+
+@pytest.mark.skipif(backend.is_cupy_available(), reason='CuPy is installed')
+def test_the_gpu_hint_is_the_readmes_install_command():
+    readme = (pathlib.Path(__file__).resolve().parents[2] / 'README.md').read_text()
+    command = "pip install '.[gpu]'"
+    assert command in readme
+    with pytest.raises(RuntimeError) as info:
+        backend.get_device('@cupy:0')
+    assert command in str(info.value)
 
 
 def test_get_array_module():
