@@ -36,6 +36,17 @@ def test_leaf_gradients_accumulate_across_backward_calls():
     numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
 
 
+def test_a_leaf_used_twice_adds_its_earlier_gradient_once():
+    # Reuse within one call and accumulation over calls together: d(sum(x * x))/dx = 2x, twice.
+    x = _var([1.0, 2.0])
+    F.sum(x * x).backward()
+    F.sum(x * x).backward()
+    numpy.testing.assert_array_equal(x.grad, [4.0, 8.0])
+    y = x * x * x
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, [7.0, 20.0])
+
+
 def test_variable_used_several_times():
     x = _var([3.0])
     y = x * x * x + x

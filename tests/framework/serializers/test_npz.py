@@ -171,6 +171,25 @@ def test_path_loads_part_of_a_snapshot(tmp_path):
     _assert_same_values(source, target)
 
 
+def test_a_mismatch_under_a_path_lists_the_unread_keys_under_it_only(tmp_path):
+    source = _model(seed=0)
+    snapshot = {}
+    DictionarySerializer(snapshot, 'updater/model:main/').save(source)
+    DictionarySerializer(snapshot, 'updater/optimizer:main/').save(source)
+    snapshot['updater/iteration'] = numpy.asarray(3)
+    numpy.savez(tmp_path / 'snapshot', **snapshot)
+    target = _model(seed=4)
+    target.fc.add_param('V', (4,))
+    del target.blocks[0].avg
+    with pytest.raises(NpzMismatchError) as info:
+        load_npz(tmp_path / 'snapshot.npz', target, path='updater/model:main/')
+    assert info.value.unread == ['updater/model:main/blocks/0/avg']
+    assert str(info.value).endswith(
+        "keys of the file that nothing read (1): updater/model:main/blocks/0/avg\n"
+        'Pass strict=False to leave missing values as they are, or ignore_names to skip some '
+        'keys.')
+
+
 def test_strict_mismatch_names_every_problem_at_once(tmp_path):
     save_npz(tmp_path / 'm.npz', _model())
     target = _model()

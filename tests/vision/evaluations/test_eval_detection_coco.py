@@ -287,3 +287,19 @@ def test_bad_input(change, error, match):
     args.update(change)
     with pytest.raises(error, match=match):
         eval_detection_coco(**args)
+
+
+@pytest.mark.parametrize('side, ranges', [(32, ('small', 'medium')), (96, ('medium', 'large'))])
+def test_area_range_bounds_are_included(side, ranges):
+    # pycocotools ignores an object when area < lo or area > hi: an object (and a detection)
+    # of area exactly 32² or 96² counts in both ranges it bounds. The unmatched detection,
+    # scored higher, halves the precision wherever it counts.
+    pred_bboxes = [[[0, 0, side, side], [200, 200, 200 + side, 200 + side]]]
+    result = eval_detection_coco(pred_bboxes, [[0, 0]], [[0.5, 0.9]],
+                                 [[[0, 0, side, side]]], [[0]], gt_areas=[[side * side]])
+    for name in ('small', 'medium', 'large'):
+        ap = result[f'map/iou=0.50:0.95/area={name}/max_dets=100']
+        if name in ranges:
+            assert ap == pytest.approx(0.5), name
+        else:
+            assert numpy.isnan(ap), name
