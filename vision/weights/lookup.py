@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy
 
+from vision.weights.convert import get_converter
 from vision.weights.fetch import fetch_files
 from vision.weights.manifest import WeightSpec, load_manifest
 
@@ -60,9 +61,17 @@ def fetch_weight_files(model: str, name: str, progress: bool | None = None,
         ValueError: no weight matches.
         DownloadError: a file could not be fetched; the message says where to place it by hand.
         HashMismatchError: a file does not have its sha256.
+        CorruptDownloadError: the file of a URL is not a whole file of its kind.
     """
     spec = get_weight(model, name, **model_kwargs)
-    return fetch_files(spec.source, spec.sha256, spec.sha256_prefix, progress)
+    return fetch_files(spec, get_converter(spec.converter).reads, progress)
+
+
+def matching_weights(model: str, name: str, given: Mapping[str, Any]) -> list[WeightSpec]:
+    """The weights ``name`` of ``model`` whose ``model_kwargs`` agree with ``given`` (none, one
+    or several), in the manifest's order."""
+    return [s for s in list_weights(model) if s.name == name
+            and all(values_equal(given.get(k, v), v) for k, v in s.model_kwargs.items())]
 
 
 def select_weight(model: str, name: str, given: Mapping[str, Any],
@@ -76,8 +85,7 @@ def select_weight(model: str, name: str, given: Mapping[str, Any],
     """
     rows = list_weights(model)
     named = [s for s in rows if s.name == name]
-    matching = [s for s in named if all(values_equal(given.get(k, v), v)
-                                        for k, v in s.model_kwargs.items())]
+    matching = matching_weights(model, name, given)
     if len(matching) > 1:
         matching = [s for s in matching if all(values_equal(defaults.get(k, v), v)
                                                for k, v in s.model_kwargs.items())]

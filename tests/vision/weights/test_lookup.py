@@ -19,12 +19,15 @@ def test_selection_by_model_kwargs_and_argument_checks(weights_manifest, weight_
     assert resnet == []  # only the manifest of the test is read
 
 
-def test_fetch_weight_files_of_a_url(file_server, vision_home, weights_manifest, weight_row):
-    url = file_server.serve('/w/tiny.npz', b'weights')
+@pytest.mark.filterwarnings('ignore:.*without a published hash')
+def test_fetch_weight_files_of_a_url(file_server, vision_home, weights_manifest, weight_row,
+                                     random_weights):
+    _, data = random_weights()
+    url = file_server.serve('/w/tiny.npz', data)
     weights_manifest([weight_row(source={'url': url})])
     paths = weights.fetch_weight_files('tiny_classifier_for_tests', 'demo')
     assert list(paths) == ['tiny.npz']
     with open(paths['tiny.npz'], 'rb') as f:
-        assert f.read() == b'weights'
+        assert f.read() == data
     with pytest.raises(ValueError, match="unknown pretrained_model 'other'"):
         weights.fetch_weight_files('tiny_classifier_for_tests', 'other')
