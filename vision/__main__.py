@@ -65,6 +65,10 @@ def _parse_args(argv) -> argparse.Namespace:
                                  choices=('blend_with_white', 'blend_with_black', 'ignore'),
                                  help='how to read an image with transparency '
                                       '(blend_with_white)')
+        if name == 'download':
+            command.add_argument('--force', action='store_true',
+                                 help='delete the cached files of the weight and fetch them '
+                                      'again (a corrupt file)')
         if name in ('predict', 'evaluate'):
             command.add_argument('--crop', choices=('center', '10'),
                                  help="'center' or '10' crops (default: the weights')")
@@ -459,7 +463,9 @@ def _readable_batches(iterator, unreadable: list, strict: bool):
 
 
 def _download(args) -> None:
-    from vision.weights import fetch_weight_files
+    from vision.weights import fetch_weight_files, forget_weight
+    if args.force:
+        forget_weight(args.model, args.weights, **_constructor_args(args.arg))
     model = _build(args)
     spec = model.weight_spec
     if spec is None:
