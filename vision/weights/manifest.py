@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from vision.datasets import imagenet_label_names, shapes_label_names
+from vision.datasets import imagenet_label_names, shapes_label_names, voc_bbox_label_names
 from vision.models._registry import get_model
 from vision.weights.convert import get_converter, local_npz_path
 from vision.weights.fetch import describe_source
@@ -31,6 +31,7 @@ _LABEL_NAMES = {
     'imagenet_with_background': ('background',) + imagenet_label_names,
     'shapes': tuple(shapes_label_names),
     'face': ('face',),
+    'voc': tuple(voc_bbox_label_names),
 }
 _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
@@ -41,7 +42,8 @@ def label_names(categories: str) -> tuple[str, ...]:
     Args:
         categories (str): ``'imagenet'`` (:data:`vision.datasets.imagenet_label_names`),
             ``'imagenet_with_background'``, ``'shapes'``
-            (:data:`vision.datasets.shapes_label_names`) or ``'face'``.
+            (:data:`vision.datasets.shapes_label_names`), ``'face'`` or ``'voc'``
+            (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC).
 
     Returns:
         tuple of str: the names, in the order of the class indices.
