@@ -76,6 +76,9 @@ class FasterRCNNVGG16(FasterRCNN):
                  vgg_initialW=None, rpn_initialW=None, loc_initialW=None, score_initialW=None,
                  proposal_creator_params: Mapping | None = None):
         imagenet = pretrained_model == 'imagenet'
+        if imagenet and n_fg_class is None:
+            raise ValueError(f"{self.model_name}: n_fg_class must be given with "
+                             "pretrained_model='imagenet' (weights of the extractor only)")
         n_fg_class, pretrained = prepare_detector_weights(
             self.model_name, n_fg_class, None if imagenet else pretrained_model, _MEAN)
         if vgg_initialW is None and pretrained_model:
