@@ -22,6 +22,7 @@ from vision.utils.testing import (
 
 # name: (constructor keyword arguments of a small random model, number of classes)
 SMALL = {
+    'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96}, 3),
     'mtcnn': ({}, 1),
     'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
     'resnet14': ({'n_class': 5, 'base_channels': 8}, 5),
@@ -42,7 +43,8 @@ SMALL = {
 }
 
 # Models whose small build still takes more than a few seconds to predict.
-SLOW = {'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'vgg16'}
+SLOW = {'faster_rcnn_vgg16',
+        'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'vgg16'}
 
 CONTRACTS = {
     'classification': assert_is_classification_link,
