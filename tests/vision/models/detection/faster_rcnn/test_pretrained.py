@@ -71,3 +71,10 @@ def test_vgg16_checks_n_fg_class_before_building(tmp_path):
     with pytest.raises(ValueError, match=r"n_fg_class must be given with "
                                          r"pretrained_model='imagenet'"):
         FasterRCNNVGG16(pretrained_model='imagenet')
+
+
+@pytest.mark.parametrize('name', ['voc07', 'voc0712'])
+def test_the_manifests_voc_weights_fix_20_classes(name):
+    with pytest.raises(ValueError, match=rf"faster_rcnn_vgg16: n_fg_class=5 contradicts the "
+                                         rf"weights '{name}', made for 20 foreground classes"):
+        FasterRCNNVGG16(n_fg_class=5, pretrained_model=name)
