@@ -10,7 +10,7 @@ GRACE_HOPPER = $(BIN)/python -c "import matplotlib.cbook as c; print(c.get_sampl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,dist]'
 	touch $(STAMP)
 
 # The main job: find the faces and their landmarks in a photo with MTCNN's published weights
