@@ -14,6 +14,8 @@ model and a part of the data::
   ``multi_node_mean_grad`` (:class:`MpiCommunicatorBase`).
 - :func:`create_multi_node_optimizer`, :func:`scatter_dataset`,
   :func:`create_multi_node_evaluator`, :func:`create_multi_node_iterator`.
+- :class:`MultiNodeBatchNormalization` (statistics over every process's batch), built on the
+  differentiable :func:`allreduce_sum`.
 - :mod:`global_except_hook`: an exception on one process aborts the job instead of leaving
   the others waiting.
 
@@ -22,9 +24,11 @@ started, only when a communicator is created.
 """
 
 from framework.distributed import global_except_hook
+from framework.distributed.allreduce_sum import allreduce_sum
 from framework.distributed.create_communicator import create_communicator
 from framework.distributed.flat_communicator import FlatCommunicator
 from framework.distributed.mpi_communicator_base import MpiCommunicatorBase
+from framework.distributed.multi_node_batch_normalization import MultiNodeBatchNormalization
 from framework.distributed.multi_node_evaluator import create_multi_node_evaluator
 from framework.distributed.multi_node_iterator import create_multi_node_iterator
 from framework.distributed.multi_node_optimizer import create_multi_node_optimizer
@@ -34,8 +38,8 @@ from framework.distributed.pure_nccl_communicator import PureNcclCommunicator
 from framework.distributed.scatter_dataset import scatter_dataset
 
 __all__ = [
-    'FlatCommunicator', 'MpiCommunicatorBase', 'NaiveCommunicator', 'NonCudaAwareCommunicator',
-    'PureNcclCommunicator', 'create_communicator', 'create_multi_node_evaluator',
-    'create_multi_node_iterator', 'create_multi_node_optimizer', 'global_except_hook',
-    'scatter_dataset',
+    'FlatCommunicator', 'MpiCommunicatorBase', 'MultiNodeBatchNormalization', 'NaiveCommunicator',
+    'NonCudaAwareCommunicator', 'PureNcclCommunicator', 'allreduce_sum', 'create_communicator',
+    'create_multi_node_evaluator', 'create_multi_node_iterator', 'create_multi_node_optimizer',
+    'global_except_hook', 'scatter_dataset',
 ]

@@ -132,14 +132,19 @@ def check_split(comm) -> None:
 
 
 class MLP(L.Chain):
-    def __init__(self, n_hidden: int = 8):
+    def __init__(self, n_hidden: int = 8, normalization=None):
         super().__init__()
         with self.init_scope():
             self.l1 = L.Linear(5, n_hidden)
             self.l2 = L.Linear(n_hidden, 3)
+            if normalization is not None:
+                self.bn = normalization
 
     def forward(self, x):
-        return self.l2(F.relu(self.l1(x)))
+        h = self.l1(x)
+        if hasattr(self, 'bn'):
+            h = self.bn(h)
+        return self.l2(F.relu(h))
 
 
 def fill(model, seed: int):
@@ -257,6 +262,26 @@ def check_lazy_initialization(comm) -> None:
         assert_array_equal(theirs[0], theirs[1])
 
 
+def check_batch_normalization(comm) -> None:
+    """MultiNodeBatchNormalization on 2 processes with batch b is BatchNormalization on 1
+    with batch 2b: parameters and running statistics."""
+    n_steps, b = 3, 4
+    x, t = data(n_steps, 2 * b)
+    model = fill(MLP(normalization=distributed.MultiNodeBatchNormalization(8, comm)), 0)
+    optimizer = distributed.create_multi_node_optimizer(optimizers.SGD(lr=0.5), comm)
+    optimizer.setup(model)
+    train(model, optimizer, [(x[2 * b * i + b * comm.rank:][:b], t[2 * b * i + b * comm.rank:][:b])
+                             for i in range(n_steps)])
+    alone = fill(MLP(normalization=L.BatchNormalization(8)), 0)
+    train(alone, optimizers.SGD(lr=0.5).setup(alone),
+          [(x[2 * b * i:][:2 * b], t[2 * b * i:][:2 * b]) for i in range(n_steps)])
+    for (name, got), (_, want) in zip(sorted(model.namedparams()),
+                                      sorted(alone.namedparams())):
+        assert_allclose(got.array, want.array, rtol=1e-5, atol=1e-6, err_msg=name)
+    assert_allclose(model.bn.avg_mean, alone.bn.avg_mean, rtol=1e-5, atol=1e-6)
+    assert_allclose(model.bn.avg_var, alone.bn.avg_var, rtol=1e-5, atol=1e-6)
+
+
 def check_scatter_dataset(comm) -> None:
     dataset = list(range(7))
     part = distributed.scatter_dataset(dataset if comm.rank == 0 else None, comm)
@@ -313,6 +338,7 @@ def main() -> None:
             check_iterator(comm)
             check_equivalence(comm, double_buffering=True)
             check_lazy_initialization(comm)
+            check_batch_normalization(comm)
         check_mean_grad(comm)
         check_equivalence(comm)
         comm.finalize()
