@@ -17,11 +17,11 @@ from vision.models.classification import (
     SEResNeXt50,
     SEResNeXt101,
 )
-from vision.models.detection import MTCNN, FasterRCNNVGG16
+from vision.models.detection import MTCNN, SSD300, SSD512, FasterRCNNVGG16
 
 __all__ = [
     'FasterRCNNVGG16',
     'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50',
-    'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'VGG16', 'get_model',
-    'list_models', 'register_model',
+    'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'SSD300', 'SSD512',
+    'VGG16', 'get_model', 'list_models', 'register_model',
 ]

@@ -1,6 +1,7 @@
-"""Detection models: each family in its subpackage (``faster_rcnn``, ``mtcnn``)."""
+"""Detection models: each family in its subpackage (``faster_rcnn``, ``mtcnn``, ``ssd``)."""
 
 from vision.models.detection.faster_rcnn import FasterRCNNVGG16
 from vision.models.detection.mtcnn import MTCNN
+from vision.models.detection.ssd import SSD300, SSD512
 
-__all__ = ['FasterRCNNVGG16', 'MTCNN']
+__all__ = ['FasterRCNNVGG16', 'MTCNN', 'SSD300', 'SSD512']

@@ -1,0 +1,158 @@
+"""SSD: the single-shot detector, an extractor, a multibox head and a box coder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy
+
+from framework import backend
+from framework.graph.hybridizable import Hybridizable
+from framework.links.link import Chain
+from vision.models.detection.ssd.multibox_coder import MultiboxCoder
+from vision.transforms import resize
+from vision.utils.image import as_image
+
+_PRESETS = {'visualize': (0.45, 0.6), 'evaluate': (0.45, 0.01)}
+
+
+class SSD(Hybridizable, Chain):
+    """Single Shot MultiBox Detector (Liu et al., "SSD: Single Shot MultiBox Detector", ECCV
+    2016), ChainerCV's ``SSD``: the base of :class:`~vision.models.SSD300` and
+    :class:`~vision.models.SSD512`.
+
+    Calling the link gives the raw outputs (for training); :meth:`predict` resizes the images
+    to ``insize``, runs the network through :meth:`infer` (a static graph after
+    ``hybridize()``), decodes and suppresses (eagerly).
+
+    Args:
+        extractor (Link): gives the feature maps of a batch ``(B, 3, insize, insize)``; has
+            ``insize`` (int) and ``grids`` (the side of each feature map).
+        multibox (Multibox): gives ``mb_locs`` and ``mb_confs`` from the feature maps; has
+            ``n_class`` (background included) and ``aspect_ratios``.
+        steps (sequence of float): the distance between default box centres of each feature
+            map, in input pixels.
+        sizes (sequence of float): the sizes of the default boxes, ``len(grids) + 1``.
+        variance (tuple of two floats): the scales of the box encoding (see
+            :class:`MultiboxCoder`).
+        mean (array, sequence or float): ``(3, 1, 1)`` or ``(3,)``, RGB, subtracted from the
+            0-255 images.
+
+    Attributes:
+        coder (MultiboxCoder): the default boxes and the box encoding.
+        nms_thresh (float or None): the IoU at which a detection suppresses another of its
+            class (set by :meth:`use_preset`, or directly).
+        score_thresh (float): the least score of a detection (set by :meth:`use_preset`, or
+            directly).
+        mean (numpy.ndarray): float32 ``(3, 1, 1)``.
+    """
+
+    task = 'detection'
+
+    def __init__(self, extractor, multibox, steps: Sequence[float], sizes: Sequence[float],
+                 variance: tuple[float, float] = (0.1, 0.2), mean=0):
+        super().__init__()
+        mean = numpy.asarray(mean, numpy.float32)
+        self.mean = numpy.broadcast_to(mean.reshape(-1, 1, 1) if mean.ndim <= 1 else mean,
+                                       (3, 1, 1)).copy()
+        self.use_preset('visualize')
+        with self.init_scope():
+            self.extractor = extractor
+            self.multibox = multibox
+        self.coder = MultiboxCoder(extractor.grids, multibox.aspect_ratios, steps, sizes,
+                                   variance)
+
+    @property
+    def insize(self) -> int:
+        """The side of the square the images are resized to."""
+        return self.extractor.insize
+
+    @property
+    def n_fg_class(self) -> int:
+        """The number of foreground classes."""
+        return self.multibox.n_class - 1
+
+    def forward(self, x) -> tuple:
+        """The offsets and class scores of every default box.
+
+        Args:
+            x (Variable or array): float32 ``(B, 3, insize, insize)``, prepared images (RGB,
+                resized, mean subtracted).
+
+        Returns:
+            tuple of two Variables: ``mb_locs``, float32 ``(B, K, 4)``, and ``mb_confs``,
+            float32 ``(B, K, n_fg_class + 1)``, background first; :math:`K` is the number of
+            default boxes.
+        """
+        return self.multibox(self.extractor(x))
+
+    def use_preset(self, preset: str) -> None:
+        """Sets ``nms_thresh`` and ``score_thresh`` to a preset: ``'visualize'`` (0.45,
+        0.6) or ``'evaluate'`` (0.45, 0.01).
+
+        Raises:
+            ValueError: ``preset`` is neither.
+        """
+        if preset not in _PRESETS:
+            raise ValueError(f"SSD.use_preset: preset must be 'visualize' or 'evaluate', but "
+                             f'got {preset!r}')
+        self.nms_thresh, self.score_thresh = _PRESETS[preset]
+
+    def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
+        """An image as the network takes it: resized to ``insize`` (bilinear), the mean
+        subtracted; a grayscale image is replicated to three channels (as subtracting the RGB
+        mean does in ChainerCV).
+
+        Args:
+            img (numpy.ndarray): ``(C, H, W)``, ``C`` 1 or 3, RGB 0-255.
+
+        Returns:
+            numpy.ndarray: float32 ``(3, insize, insize)``.
+        """
+        img = resize(img, (self.insize, self.insize))
+        return img - self.mean
+
+    def predict(self, imgs: Iterable) -> tuple[list, list, list]:
+        """Detects objects.
+
+        The network runs on one image at a time (a batch of one, the shape the static graph
+        is traced for), so that an image gives the same detections in any batch: with
+        batches, float rounding differs with the batch size and may swap boxes of nearly
+        tied scores.
+
+        Args:
+            imgs (iterable of numpy.ndarray): images ``(C, H, W)``, RGB (``C = 3``) or
+                grayscale (``C = 1``), values 0-255, of any size and real dtype.
+
+        Returns:
+            tuple of three lists, one entry per image:
+
+            - **bboxes**: float32 ``(R, 4)``, ``(y_min, x_min, y_max, x_max)`` in the image's
+              pixels;
+            - **labels**: int32 ``(R,)``, in ``[0, n_fg_class - 1]``;
+            - **scores**: float32 ``(R,)``.
+
+            Ordered by label, then by decreasing score. An image without detections gives
+            arrays of zero length of these shapes and dtypes.
+
+        Raises:
+            ValueError: an image is not ``(C, H, W)`` with 1 or 3 channels.
+        """
+        x, sizes = [], []
+        for i, img in enumerate(imgs):
+            img = as_image('SSD.predict', f'imgs[{i}]', img)
+            if img.shape[0] not in (1, 3):
+                raise ValueError(f'SSD.predict: imgs[{i}] must have 3 channels (RGB) or 1 '
+                                 f'(grayscale), but got shape {img.shape}')
+            x.append(self.prepare(img))
+            sizes.append(img.shape[1:])
+        bboxes, labels, scores = [], [], []
+        for img, size in zip(x, sizes):
+            mb_locs, mb_confs = self.infer(self.xp.asarray(img[None]))
+            bbox, label, score = self.coder.decode(mb_locs.array[0], mb_confs.array[0],
+                                                   self.nms_thresh, self.score_thresh)
+            scale = numpy.array(size * 2, numpy.float32) / self.insize
+            bboxes.append(backend.to_cpu(bbox) * scale)
+            labels.append(backend.to_cpu(label))
+            scores.append(backend.to_cpu(score))
+        return bboxes, labels, scores

@@ -1,0 +1,158 @@
+"""SSD300 and SSD512: SSD on the VGG-16 extractors, with ChainerCV's numbers and weights."""
+
+from __future__ import annotations
+
+import os
+
+import numpy
+
+from framework.serializers import load_npz
+from vision.models._registry import register_model
+from vision.models.detection.ssd.multibox import Multibox
+from vision.models.detection.ssd.ssd import SSD
+from vision.models.detection.ssd.vgg16 import VGG16Extractor300, VGG16Extractor512
+from vision.weights import file_kind, get_weight
+
+# RGB: ImageNet's channel means, as the original Caffe model subtracts them.
+_IMAGENET_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
+# The bias of the first score convolution: its length is the classes (background included)
+# times the default boxes of a pixel of the first feature map.
+_CONF_BIAS = 'multibox/conf/0/b'
+
+
+class _SSDVGG16(SSD):
+    """SSD on a VGG-16 extractor; the variants fill in the numbers."""
+
+    _extractor: type
+    _aspect_ratios: tuple[tuple[int, ...], ...]
+    _steps: tuple[float, ...]
+    _sizes: tuple[float, ...]
+    weight_spec = None
+
+    def __init__(self, n_fg_class: int | None = None,
+                 pretrained_model: str | os.PathLike | None = None):
+        n_fg_class, path, prefix = self._resolve(n_fg_class, pretrained_model)
+        extractor = self._extractor()
+        channels = (512, 1024) + tuple(out for _, _, out, *_ in extractor._EXTRAS)
+        super().__init__(
+            extractor=extractor,
+            multibox=Multibox(n_fg_class + 1, self._aspect_ratios, in_channels=channels),
+            steps=self._steps, sizes=self._sizes, mean=_IMAGENET_MEAN)
+        if path is not None:
+            load_npz(path, self, path=prefix)
+
+    def _resolve(self, n_fg_class, pretrained_model) -> tuple[int, str | None, str]:
+        """``n_fg_class`` checked against the weights, the NPZ file to load (None) and the
+        path of the model inside it."""
+        name = type(self).__name__
+        if n_fg_class is not None and (not isinstance(n_fg_class, (int, numpy.integer))
+                                       or isinstance(n_fg_class, bool) or n_fg_class < 1):
+            raise ValueError(f'{name}: n_fg_class must be a positive int, but got '
+                             f'{n_fg_class!r}')
+        if not pretrained_model:
+            if n_fg_class is None:
+                raise ValueError(f'{name}: n_fg_class must be given when pretrained_model is '
+                                 'None')
+            return int(n_fg_class), None, ''
+        path = os.fspath(pretrained_model)
+        spec, prefix = None, ''
+        if os.path.isfile(path):
+            prefix, fixed = self._npz_head(path)
+            source = f'the file {path}'
+        else:
+            spec = get_weight(self.model_name, path)
+            fixed, source = spec.n_class, f'the weights {path!r} ({spec.describe()})'
+        if n_fg_class is not None and fixed != n_fg_class:
+            raise ValueError(f'{name}: n_fg_class={n_fg_class} contradicts {source}, which '
+                             f'detect {fixed} foreground classes: leave n_fg_class out or '
+                             f'pass n_fg_class={fixed}')
+        if spec is not None:
+            self.weight_spec = spec
+            path = spec.local_path()
+        return fixed, path, prefix
+
+    def _npz_head(self, path: str) -> tuple[str, int]:
+        """The path of the model in an NPZ file (``''``, or e.g. ``'model/'`` in a train
+        chain's file) and the foreground classes of its head.
+
+        Raises:
+            ValueError: the file is not an NPZ file, or holds no SSD head.
+        """
+        name = type(self).__name__
+        if file_kind(path) != 'npz':
+            raise ValueError(f"{name}: pretrained_model {path!r} must be an NPZ file in "
+                             "ChainerCV's layout, but it is a PyTorch checkpoint")
+        with numpy.load(path) as npz:
+            keys = sorted((k for k in npz.files if k == _CONF_BIAS
+                           or k.endswith('/' + _CONF_BIAS)), key=len)
+            if not keys:
+                raise ValueError(f'{name}: the NPZ file {path} holds no SSD head (no key '
+                                 f'{_CONF_BIAS!r}, under any path)')
+            n_class = npz[keys[0]].shape[0] // (2 * (len(self._aspect_ratios[0]) + 1))
+        return keys[0][:-len(_CONF_BIAS)], n_class - 1
+
+
+@register_model('ssd300')
+class SSD300(_SSDVGG16):
+    """SSD with 300x300 inputs (Liu et al., 2016), ChainerCV's ``SSD300``: six feature maps
+    (:class:`VGG16Extractor300`), 8732 default boxes.
+
+    ``pretrained_model``:
+
+    - ``'voc0712'``: ChainerCV's conversion of the authors' Caffe model trained on PASCAL VOC
+      2007 and 2012 trainval (``n_fg_class`` 20 or None), fetched and verified through the
+      manifest (``weights_manifest.json``);
+    - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path
+      (``model/`` in a train chain's snapshot); its head fixes ``n_fg_class``;
+    - None: random initialization (``n_fg_class`` must be given).
+
+    Args:
+        n_fg_class (int or None): the number of foreground classes.
+        pretrained_model (str, path or None): see above.
+
+    Attributes:
+        weight_spec (vision.weights.WeightSpec or None): the manifest row of weights loaded
+            by name.
+
+    Raises:
+        ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
+            both).
+    """
+
+    _extractor = VGG16Extractor300
+    _aspect_ratios = ((2,), (2, 3), (2, 3), (2, 3), (2,), (2,))
+    _steps = (8, 16, 32, 64, 100, 300)
+    _sizes = (30, 60, 111, 162, 213, 264, 315)
+
+
+@register_model('ssd512')
+class SSD512(_SSDVGG16):
+    """SSD with 512x512 inputs (Liu et al., 2016), ChainerCV's ``SSD512``: seven feature
+    maps (:class:`VGG16Extractor512`), 24564 default boxes.
+
+    ``pretrained_model``:
+
+    - ``'voc0712'``: ChainerCV's conversion of the authors' Caffe model trained on PASCAL VOC
+      2007 and 2012 trainval (``n_fg_class`` 20 or None), fetched and verified through the
+      manifest (``weights_manifest.json``);
+    - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path
+      (``model/`` in a train chain's snapshot); its head fixes ``n_fg_class``;
+    - None: random initialization (``n_fg_class`` must be given).
+
+    Args:
+        n_fg_class (int or None): the number of foreground classes.
+        pretrained_model (str, path or None): see above.
+
+    Attributes:
+        weight_spec (vision.weights.WeightSpec or None): the manifest row of weights loaded
+            by name.
+
+    Raises:
+        ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
+            both).
+    """
+
+    _extractor = VGG16Extractor512
+    _aspect_ratios = ((2,), (2, 3), (2, 3), (2, 3), (2, 3), (2,), (2,))
+    _steps = (8, 16, 32, 64, 128, 256, 512)
+    _sizes = (35.84, 76.8, 153.6, 230.4, 307.2, 384.0, 460.8, 537.6)
