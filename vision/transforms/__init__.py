@@ -17,12 +17,19 @@ from vision.transforms.image.center_crop import center_crop
 from vision.transforms.image.flip import flip
 from vision.transforms.image.pca_lighting import pca_lighting
 from vision.transforms.image.random_crop import random_crop
+from vision.transforms.image.random_crop_with_bbox_constraints import (
+    random_crop_with_bbox_constraints,
+)
+from vision.transforms.image.random_distort import random_distort
 from vision.transforms.image.random_expand import random_expand
 from vision.transforms.image.random_flip import random_flip
 from vision.transforms.image.random_rotate import random_rotate
 from vision.transforms.image.random_sized_crop import random_sized_crop
 from vision.transforms.image.resize import resize
 from vision.transforms.image.resize_contain import resize_contain
+from vision.transforms.image.resize_with_random_interpolation import (
+    resize_with_random_interpolation,
+)
 from vision.transforms.image.rotate import rotate
 from vision.transforms.image.scale import scale
 from vision.transforms.image.ten_crop import ten_crop
@@ -32,7 +39,8 @@ from vision.transforms.point.translate_point import translate_point
 
 __all__ = [
     'center_crop', 'crop_bbox', 'flip', 'flip_bbox', 'flip_point', 'pca_lighting',
-    'random_crop', 'random_expand', 'random_flip', 'random_rotate', 'random_sized_crop',
-    'resize', 'resize_bbox', 'resize_contain', 'resize_point', 'rotate', 'rotate_bbox',
-    'scale', 'ten_crop', 'translate_bbox', 'translate_point',
+    'random_crop', 'random_crop_with_bbox_constraints', 'random_distort', 'random_expand',
+    'random_flip', 'random_rotate', 'random_sized_crop', 'resize', 'resize_bbox',
+    'resize_contain', 'resize_point', 'resize_with_random_interpolation', 'rotate',
+    'rotate_bbox', 'scale', 'ten_crop', 'translate_bbox', 'translate_point',
 ]

@@ -1,5 +1,6 @@
-"""The public names and signatures are ChainerCV 0.13's, plus the keyword-only ``rng`` of the
-random transforms (and ``expand`` of ``rotate_bbox``)."""
+"""The public names and signatures are ChainerCV 0.13's (``chainercv.transforms``, and the SSD
+augmentations of ``chainercv.links.model.ssd``), plus the keyword-only ``rng`` of the random
+transforms (and ``expand`` of ``rotate_bbox``)."""
 
 import inspect
 
@@ -37,11 +38,19 @@ CHAINERCV_0_13 = {
     'flip_point': [('point', _), ('size', _), ('y_flip', False), ('x_flip', False)],
     'resize_point': [('point', _), ('in_size', _), ('out_size', _)],
     'translate_point': [('point', _), ('y_offset', 0), ('x_offset', 0)],
+    'random_crop_with_bbox_constraints': [
+        ('img', _), ('bbox', _), ('min_scale', 0.3), ('max_scale', 1), ('max_aspect_ratio', 2),
+        ('constraints', None), ('max_trial', 50), ('return_param', False)],
+    'random_distort': [('img', _), ('brightness_delta', 32), ('contrast_low', 0.5),
+                       ('contrast_high', 1.5), ('saturation_low', 0.5), ('saturation_high', 1.5),
+                       ('hue_delta', 18)],
+    'resize_with_random_interpolation': [('img', _), ('size', _), ('return_param', False)],
 }
 KEYWORD_ONLY = {'pca_lighting': {'rng': None}, 'random_crop': {'rng': None},
                 'random_expand': {'rng': None}, 'random_flip': {'rng': None},
                 'random_rotate': {'rng': None}, 'random_sized_crop': {'rng': None},
-                'rotate_bbox': {'expand': True}}
+                'rotate_bbox': {'expand': True}, 'random_crop_with_bbox_constraints': {'rng': None},
+                'random_distort': {'rng': None}, 'resize_with_random_interpolation': {'rng': None}}
 
 
 def test_public_names():
