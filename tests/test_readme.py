@@ -58,9 +58,9 @@ def _params():
     return params
 
 
-def run_block(line: int, source: str) -> None:
-    """Runs ``source`` (README.md from ``line``) in a fresh namespace; a failure raises an
-    AssertionError that names the line, the block's first line and the traceback."""
+def run_block(line: int, source: str) -> dict:
+    """Runs ``source`` (README.md from ``line``) in a fresh namespace and returns it; a failure
+    raises an AssertionError that names the line, the block's first line and the traceback."""
     namespace = {'__name__': '__readme__'}
     try:
         # Padded so that a traceback gives the README's line numbers.
@@ -69,6 +69,7 @@ def run_block(line: int, source: str) -> None:
         raise AssertionError(
             f'the README block at line {line} ({first_line(source)!r}) failed: '
             f'{type(exc).__name__}: {exc}\n{traceback.format_exc()}') from exc
+    return namespace
 
 
 @pytest.fixture
@@ -87,7 +88,10 @@ def readme_env(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(('line', 'source'), _params())
 def test_readme_block(readme_env, line, source):
-    run_block(line, source)
+    namespace = run_block(line, source)
+    if 'trainer' in namespace:  # a training example must learn: the README says how well
+        log = namespace['trainer'].get_extension('LogReport').log
+        assert log[-1]['validation/main/accuracy'] >= 0.9, log[-1]
 
 
 def test_blocks_are_found():
