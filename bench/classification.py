@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import time
@@ -92,6 +93,9 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int) -> dict[str, f
 def _torch_resnet50(torch):
     """torchvision's ResNet-50, or the same network from torch.nn."""
     if importlib.util.find_spec('torchvision') is not None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import torchvision_cpu_nms
+        torchvision_cpu_nms.install()  # PyPI's torchvision is a CUDA build: its ops may not load
         import torchvision
         return torchvision.models.resnet50()
     nn = torch.nn
