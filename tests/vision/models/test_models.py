@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
+import framework.random
 from framework.graph import Hybridizable
 from vision.models import get_model, list_models
 from vision.utils.testing import (
@@ -67,6 +68,7 @@ def _names():
 def _build(name: str):
     kwargs, _ = SMALL[name]
     numpy.random.seed(0)
+    framework.random.seed(0)  # the initializers' generator: the same weights every run
     return get_model(name)(pretrained_model=None, **kwargs)
 
 
