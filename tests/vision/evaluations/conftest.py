@@ -133,13 +133,27 @@ def random_boxes(rng, n, size=300., min_side=2., max_side=150.):
     return numpy.concatenate([corner, corner + rng.uniform(min_side, max_side, (n, 2))], 1)
 
 
+# The bounds of COCO's area ranges (small < 32², medium, large > 96²), which belong to both
+# ranges they bound: drawn often enough that an off-by-one comparison shows.
+AREA_BOUNDS = numpy.array([0, 32 ** 2, 96 ** 2], numpy.float32)
+
+
+def _areas(rng, n: int) -> numpy.ndarray:
+    """Object areas: uniform in [0, 15000), a third of them exactly at a range bound."""
+    areas = rng.uniform(0, 15000, n).astype(numpy.float32)
+    at_bound = rng.uniform(size=n) < 1 / 3
+    areas[at_bound] = rng.choice(AREA_BOUNDS, at_bound.sum())
+    return areas
+
+
 def random_detections(rng, n_image=20, n_class=5, max_gt=8, max_pred=25, quantum=None,
                       dtype=numpy.float32):
     """Ground truth boxes and predictions, most of them near an object.
 
     With ``quantum``, coordinates are multiples of it and scores multiples of 0.2, so that
-    scores and IoUs tie. Returns ``pred_bboxes, pred_labels, pred_scores, gt_bboxes,
-    gt_labels, gt_areas, gt_crowdeds`` as lists.
+    scores and IoUs tie. A third of the objects' areas are exactly 0, 32² or 96². Returns
+    ``pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_labels, gt_areas, gt_crowdeds`` as
+    lists.
     """
     columns: tuple[list, ...] = tuple([] for _ in range(7))
     for _ in range(n_image):
@@ -164,7 +178,7 @@ def random_detections(rng, n_image=20, n_class=5, max_gt=8, max_pred=25, quantum
                 pred_bbox.astype(dtype), pred_label.astype(numpy.int32),
                 pred_score.astype(numpy.float32), gt_bbox.astype(dtype),
                 gt_label.astype(numpy.int32),
-                rng.uniform(0, 15000, n_gt).astype(numpy.float32),
+                _areas(rng, n_gt),
                 rng.uniform(size=n_gt) < 0.15)):
             column.append(value)
     return columns
