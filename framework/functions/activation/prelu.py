@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy
+
 from framework import backend
 from framework.function_node import FunctionNode
 from framework.functions._inputs import float_input
@@ -15,6 +19,21 @@ from framework.functions.math.sum import sum as _sum
 from framework.variable import Variable
 
 
+def _slope_runs(W):
+    """The runs of consecutive slopes (in ``W``'s row-major order) on the same side of 1.
+
+    Returns:
+        list of tuple: ``(begin, end, steep)``, ``steep`` True for slopes above 1; None when a
+        slope is 0 or not finite (there ``x * W`` is nan for an infinite ``x``).
+    """
+    slopes = backend.to_cpu(W).ravel()
+    if not (numpy.isfinite(slopes).all() and slopes.all()):
+        return None
+    steep = slopes > 1
+    bounds = [0, *(numpy.flatnonzero(steep[1:] != steep[:-1]) + 1).tolist(), len(slopes)]
+    return [(begin, end, bool(steep[begin])) for begin, end in zip(bounds[:-1], bounds[1:])]
+
+
 class PReLU(FunctionNode):
     """``x`` where ``x >= 0``, ``W * x`` elsewhere (the gradient at 0 is that of ``x``)."""
 
@@ -22,11 +41,24 @@ class PReLU(FunctionNode):
         self.retain_inputs((0, 1))
         x, W = inputs
         xp = backend.get_array_module(x)
-        # min(x, 0) * W + max(x, 0): three plain passes, 3-4x faster than a where() that
-        # broadcasts W (equal to it for finite W).
-        y = xp.minimum(x, 0)
-        y *= W.reshape(channel_shape(W.shape, x.ndim))
-        y += xp.maximum(x, 0)
+        W_b = W.reshape(channel_shape(W.shape, x.ndim))
+        runs = _slope_runs(W)
+        if runs is None:
+            # min(x, 0) * W + max(x, 0): three plain passes, 3-4x faster than a where()
+            # that broadcasts W.
+            y = xp.minimum(x, 0)
+            y *= W_b
+            y += xp.maximum(x, 0)
+            return y,
+        # max(x, W * x) for a slope below 1 (of either sign), min(x, W * x) above 1: two
+        # passes, the second over a run of channels at a time.
+        y = xp.empty(x.shape, x.dtype)
+        xp.multiply(x, W_b, out=y)
+        by_slope = (x.shape[0], W.size, math.prod(x.shape[1 + W.ndim:]))
+        x_r, y_r = x.reshape(by_slope), y.reshape(by_slope)
+        for begin, end, steep in runs:
+            out = y_r[:, begin:end]
+            (xp.minimum if steep else xp.maximum)(x_r[:, begin:end], out, out=out)
         return y,
 
     def backward(self, indexes, grad_outputs):

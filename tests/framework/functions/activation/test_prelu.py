@@ -88,3 +88,17 @@ def test_prelu_rejects_mismatched_dtype():
 def test_prelu_rejects_integer_input():
     with pytest.raises(TypeError, match='prelu: x must be a floating-point array'):
         F.prelu(numpy.zeros((2, 3), numpy.int32), numpy.zeros(3, numpy.int32))
+
+
+
+@pytest.mark.parametrize('W', [
+    [0.5, -2.0, 1.0, 3.0, 0.25],  # slopes on both sides of 1
+    [0.5, 0.0, 2.0, 1.5, -1.0],  # a zero slope (W * inf is nan)
+])
+def test_prelu_on_a_transposed_input_with_infinities(W):
+    W = numpy.asarray(W, numpy.float32)
+    x = numpy.random.uniform(-3, 3, (6, 5, 4)).astype(numpy.float32).transpose(2, 1, 0)
+    x[0, :, 0], x[1, :, 0] = numpy.inf, -numpy.inf
+    with numpy.errstate(invalid='ignore'):
+        expected = numpy.where(x >= 0, x, W[:, None] * x)
+    numpy.testing.assert_array_equal(F.prelu(x, W).array, expected)
