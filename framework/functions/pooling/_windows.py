@@ -23,6 +23,7 @@ import math
 import numpy
 
 from framework import backend
+from framework.functions.pooling._axis_max import axis_max
 from framework.utils.conv import WindowGeometry
 
 
@@ -171,7 +172,14 @@ class Windows:
     def reduce_max(self, x, with_indexes: bool):
         """The maximum of each window (the padding is -inf) and, when asked for, the window
         index of its first occurrence (an integer array, int8 where the indices fit); else
-        None."""
+        None.
+
+        Without indices, the input is reduced one axis at a time (:func:`axis_max`, no padded
+        buffer), unless its windows do not overlap and outnumber the outputs (global pooling:
+        one reduction over the buffer).
+        """
+        if not (with_indexes or self._all_at_once):
+            return axis_max(x, self.ksize, self.stride, self.pad, self.out_size), None
         buf = self.buffer(x, -numpy.inf)
         if self._all_at_once:
             y = self._all_windows(buf).max(axis=self._window_axes())
@@ -179,10 +187,6 @@ class Windows:
         xp = backend.get_array_module(x)
         planes = self._planes(buf)
         acc = self._run_of(planes, 0).copy()
-        if not with_indexes:
-            for k in range(1, self.n_offsets):
-                xp.maximum(acc, self._run_of(planes, k), out=acc)
-            return self._from_runs(acc), None
         indexes = xp.zeros(acc.shape, self._index_dtype)
         step = xp.empty_like(indexes)
         greater = xp.empty(acc.shape, numpy.bool_)

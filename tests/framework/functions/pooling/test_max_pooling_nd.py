@@ -166,6 +166,34 @@ def test_without_graph(device):
     assert y.creator_node is None
 
 
+def _pairs(v, n):
+    return (v,) * n if isinstance(v, int) else tuple(v)
+
+
+@pytest.mark.parametrize('config', _CONFIGS_2D + [
+    ((1, 2, 1, 6), 1, (1, 4), 0, True),  # a window in the padding only: -inf
+    ((1, 2, 4, 5, 3), (2, 3, 2), (2, 2, 1), (1, 0, 0), True),
+    ((2, 3, 9), 3, 2, 1, False),
+    ((1, 1, 4, 4), 3, 1, 2, True),  # padding wider than a stride
+])
+@pytest.mark.parametrize('device', devices(), ids=str)
+def test_without_graph_every_config(config, device):
+    """The maxima found without indices (one axis at a time) are those of the reference,
+    -inf, nan and ties included."""
+    shape, ksize, stride, pad, cover_all = config
+    n = len(shape) - 2
+    ksize = _pairs(ksize, n)
+    stride = ksize if stride is None else _pairs(stride, n)
+    pad = _pairs(pad, n)
+    x = _distinct(shape, numpy.float32)
+    x.reshape(-1)[::5] = x.reshape(-1)[::7].max()
+    x.reshape(-1)[3::11] = -numpy.inf
+    x.reshape(-1)[6::13] = numpy.nan
+    expected, _ = _reference(x, ksize, stride, pad, cover_all)
+    y = F.max_pooling_nd(device.send(x), ksize, stride, pad, cover_all)
+    numpy.testing.assert_array_equal(backend.to_cpu(y.array), expected)
+
+
 @pytest.mark.parametrize('device', devices(), ids=str)
 def test_window_of_padding_only(device):
     """cover_all can add a window that lies in the padding: its maximum is -inf, as in
