@@ -27,10 +27,14 @@ def summed_area_table(img):
     xp = backend.get_array_module(img)
     n_channel, height, width = img.shape
     table = xp.zeros((n_channel, height + 1, width + 1), dtype=numpy.float64)
-    for c in range(n_channel):
-        inner = table[c, 1:, 1:]
-        xp.cumsum(img[c], axis=0, dtype=numpy.float64, out=inner)
-        xp.cumsum(inner, axis=1, out=inner)
+    inner = table[:, 1:, 1:]
+    if xp is numpy:
+        # Row by row: NumPy's cumsum along a leading axis strides across the rows, 3x slower.
+        for y in range(height):
+            xp.add(table[:, y, 1:], img[:, y], out=inner[:, y])
+    else:
+        xp.cumsum(img, axis=1, dtype=numpy.float64, out=inner)
+    xp.cumsum(inner, axis=2, out=inner)
     return table
 
 
