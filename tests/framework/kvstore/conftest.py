@@ -11,3 +11,13 @@ def engine(request, monkeypatch):
     eng = framework.engine.get_engine()
     yield eng
     eng.wait_for_all()
+
+
+@pytest.fixture
+def threaded_engine(monkeypatch):
+    """The process's engine, a fresh threaded one."""
+    monkeypatch.setenv('FRAMEWORK_ENGINE', 'threaded')
+    monkeypatch.setattr(framework.engine, '_engine', None)
+    eng = framework.engine.get_engine()
+    yield eng
+    eng.wait_for_all()
