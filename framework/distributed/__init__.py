@@ -15,7 +15,7 @@ model and a part of the data::
 - :func:`create_multi_node_optimizer`, :func:`scatter_dataset`,
   :func:`create_multi_node_evaluator`, :func:`create_multi_node_iterator`.
 - :class:`MultiNodeBatchNormalization` (statistics over every process's batch), built on the
-  differentiable :func:`allreduce_sum`.
+  differentiable :func:`allreduce_sum`; :func:`create_mnbn_model` swaps it into a model.
 - :mod:`global_except_hook`: an exception on one process aborts the job instead of leaving
   the others waiting.
 
@@ -26,6 +26,7 @@ started, only when a communicator is created.
 from framework.distributed import global_except_hook
 from framework.distributed.allreduce_sum import allreduce_sum
 from framework.distributed.create_communicator import create_communicator
+from framework.distributed.create_mnbn_model import create_mnbn_model
 from framework.distributed.flat_communicator import FlatCommunicator
 from framework.distributed.mpi_communicator_base import MpiCommunicatorBase
 from framework.distributed.multi_node_batch_normalization import MultiNodeBatchNormalization
@@ -40,6 +41,6 @@ from framework.distributed.scatter_dataset import scatter_dataset
 __all__ = [
     'FlatCommunicator', 'MpiCommunicatorBase', 'MultiNodeBatchNormalization', 'NaiveCommunicator',
     'NonCudaAwareCommunicator', 'PureNcclCommunicator', 'allreduce_sum', 'create_communicator',
-    'create_multi_node_evaluator', 'create_multi_node_iterator', 'create_multi_node_optimizer',
-    'global_except_hook', 'scatter_dataset',
+    'create_mnbn_model', 'create_multi_node_evaluator', 'create_multi_node_iterator',
+    'create_multi_node_optimizer', 'global_except_hook', 'scatter_dataset',
 ]
