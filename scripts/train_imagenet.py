@@ -20,18 +20,35 @@ generators with it, so a run repeats bit for bit. The validation set is evaluate
 epoch; the trainer is saved after every epoch in ``--out``, and a run started again with the
 same options resumes from the last snapshot. The trained model is written to
 ``OUT/model.npz``, which ``eval_imagenet.py --pretrained-model`` and the models'
-``pretrained_model`` read.
+``pretrained_model`` read. ``--train-crop center`` trains on the validation's preprocessing,
+without random draws.
+
+With ``--communicator NAME`` (a communicator of :func:`~framework.distributed.create_communicator`,
+``flat`` on CPUs) the script trains data-parallel over the processes of an MPI job, as
+ChainerCV's ``train_imagenet_multi.py`` does: each process trains on its part of the training
+set (:func:`~framework.distributed.scatter_dataset`) in batches of ``--batchsize``, starts from
+rank 0's weights and averages the gradients with the others before each update, so that the
+default learning rate follows the batch of all processes; the validation set is split among
+them too and its scores averaged. Only rank 0 prints, logs, plots and writes the snapshots and
+the model; every process resumes from rank 0's last snapshot, so ``--out`` must be a folder
+that they all see. ``--multi-node-bn`` normalizes over the batches of all processes
+(:class:`~framework.distributed.MultiNodeBatchNormalization`), as one process with their
+union would; otherwise each process normalizes over its own batch. Alone (without
+``mpiexec``), a communicator is one of a single process.
 
 Usage::
 
     python scripts/train_imagenet.py --dataset /data/imagenet/train --val /data/imagenet/val
     python scripts/train_imagenet.py --dataset shapes --model resnet14 --base-channels 16 \\
         --size 36 --n-train 8000 --epoch 24 --batchsize 64 --lr 0.05
+    mpiexec -n 2 python scripts/train_imagenet.py --communicator flat --dataset shapes \
+        --model resnet14 --base-channels 16 --batchsize 32 --loaderjob 1
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import random
@@ -39,7 +56,7 @@ import random
 import numpy
 
 import framework
-from framework import backend, optimizers, serializers, training
+from framework import backend, distributed, optimizers, serializers, training
 from framework.datasets import TransformDataset
 from framework.links import Classifier
 from framework.optimizer_hooks import WeightDecay
@@ -62,7 +79,7 @@ from _classification import make_iterator, sizes  # isort: skip
 # learning rate is divided by ten at 30, 60 and 80.
 WARMUP = 5 / 90
 STEPS = (30 / 90, 60 / 90, 80 / 90)
-TRAIN_CROPS = ('random-sized', 'random')
+TRAIN_CROPS = ('random-sized', 'random', 'center')
 
 
 class TrainTransform:
@@ -128,7 +145,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help='the training images of --dataset shapes (8000)')
     parser.add_argument('--train-crop', choices=TRAIN_CROPS,
                         help="the training crops (see above; 'random-sized', 'random' for "
-                             'shapes)')
+                             "shapes; 'center' is the validation's, without flips)")
     parser.add_argument('--epoch', type=int, default=90)
     parser.add_argument('--lr', type=float, help='the learning rate (0.1 * batchsize / 256)')
     parser.add_argument('--momentum', type=float, default=0.9)
@@ -137,7 +154,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument('--seed', type=int, default=0,
                         help='the seed of the initial weights, of the order of the images and of '
                              'their random crops and flips')
+    parser.add_argument('--communicator',
+                        help="train over the processes of an MPI job (mpiexec -n N ...) with "
+                             "this communicator of framework.distributed ('flat' on CPUs)")
+    parser.add_argument('--multi-node-bn', action='store_true',
+                        help='batch normalization over the batches of every process (with '
+                             '--communicator)')
     args = parser.parse_args(argv)
+    if args.multi_node_bn and args.communicator is None:
+        parser.error('--multi-node-bn needs --communicator')
+    if args.communicator is not None and importlib.util.find_spec('mpi4py') is None:
+        parser.error("--communicator needs mpi4py, which the 'dist' extra installs: "
+                     "pip install '.[dist]'")
     if (args.dataset == SHAPES) != (args.val is None):
         parser.error('--val is needed with a directory --dataset, and only then')
     if args.train_crop is None:
@@ -171,8 +199,13 @@ def extend_schedule(trainer, lr: float, n_iteration: int) -> None:
 
 def train(args: argparse.Namespace) -> dict:
     """Trains as the options say; returns the last entry of the log (``'epoch'``,
-    ``'main/loss'``, ``'validation/main/accuracy'``...)."""
+    ``'main/loss'``, ``'validation/main/accuracy'``...), on the processes of an MPI job other
+    than rank 0 an empty dict."""
     scale_size, crop_size = sizes(args)
+    comm = (None if args.communicator is None
+            else distributed.create_communicator(args.communicator))
+    is_root = comm is None or comm.rank == 0
+    n_process = 1 if comm is None else comm.size
     if args.dataset == SHAPES:
         train_data, label_names = label_dataset(SHAPES, args.size, args.n_train,
                                                 SHAPES_TRAIN_SEED)
@@ -196,21 +229,54 @@ def train(args: argparse.Namespace) -> dict:
     for link in extractor.links():
         if isinstance(link, Bottleneck):
             link.conv3.bn.gamma.array[:] = 0
+    if args.multi_node_bn:
+        extractor = distributed.create_mnbn_model(extractor, comm)
     model = Classifier(extractor).to_device(device)
 
-    random_scale = scale_size if args.train_crop == 'random' else None
-    train_data = TransformDataset(train_data, TrainTransform(extractor.mean, crop_size,
-                                                             random_scale))
+    n_train, n_val = len(train_data), len(val_data)
+    if comm is not None:
+        train_data = distributed.scatter_dataset(train_data, comm, shuffle=True, seed=args.seed)
+        val_data = distributed.scatter_dataset(val_data, comm)
+    if args.train_crop == 'center':
+        train_transform = ValTransform(extractor.mean, scale_size, crop_size)
+    else:
+        random_scale = scale_size if args.train_crop == 'random' else None
+        train_transform = TrainTransform(extractor.mean, crop_size, random_scale)
+    train_data = TransformDataset(train_data, train_transform)
     val_data = TransformDataset(val_data, ValTransform(extractor.mean, scale_size, crop_size))
     train_iter = make_iterator(train_data, args, seed=args.seed)
     val_iter = make_iterator(val_data, args, repeat=False, shuffle=False)
 
-    lr = args.lr if args.lr is not None else 0.1 * args.batchsize / 256
+    lr = args.lr if args.lr is not None else 0.1 * args.batchsize * n_process / 256
     optimizer = setup_optimizer(model, lr, args.momentum, args.weight_decay)
+    evaluator = extensions.Evaluator(val_iter, model, device=device)
+    if comm is not None:
+        optimizer = distributed.create_multi_node_optimizer(optimizer, comm)
+        evaluator = distributed.create_multi_node_evaluator(evaluator, comm)
     updater = training.StandardUpdater(train_iter, optimizer, device=device)
     trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
     extend_schedule(trainer, lr, math.ceil(args.epoch * len(train_data) / args.batchsize))
-    trainer.extend(extensions.Evaluator(val_iter, model, device=device), trigger=(1, 'epoch'))
+    trainer.extend(evaluator, trigger=(1, 'epoch'))
+    # Every process loads rank 0's last snapshot; only rank 0 writes them.
+    trainer.extend(extensions.snapshot(n_retains=1, autoload=True, condition=lambda: is_root),
+                   trigger=(1, 'epoch'))
+    if is_root:
+        extend_reports(trainer)
+        print(f'{args.model}: {n_train} training and {n_val} validation images of '
+              f'{len(label_names)} classes on {n_process} process(es); lr {lr:g}, '
+              f'{args.epoch} epochs')
+    trainer.run()
+    if not is_root:
+        return {}
+    path = os.path.join(args.out, 'model.npz')
+    serializers.save_npz(path, extractor)
+    print(f'the model is in {path}')
+    return trainer.get_extension('LogReport').log[-1]
+
+
+def extend_reports(trainer) -> None:
+    """Extends ``trainer`` with the log, the printed report, the progress bar and the plots
+    (on one process of an MPI job)."""
     trainer.extend(extensions.observe_lr(), trigger=(1, 'epoch'))
     trainer.extend(extensions.LogReport(trigger=(1, 'epoch')))
     trainer.extend(extensions.PrintReport(
@@ -221,15 +287,6 @@ def train(args: argparse.Namespace) -> dict:
         for key in ('loss', 'accuracy'):
             trainer.extend(extensions.PlotReport([f'main/{key}', f'validation/main/{key}'],
                                                  file_name=f'{key}.png'), trigger=(1, 'epoch'))
-    trainer.extend(extensions.snapshot(n_retains=1, autoload=True), trigger=(1, 'epoch'))
-
-    print(f'{args.model}: {len(train_data)} training and {len(val_data)} validation images '
-          f'of {len(label_names)} classes; lr {lr:g}, {args.epoch} epochs')
-    trainer.run()
-    path = os.path.join(args.out, 'model.npz')
-    serializers.save_npz(path, extractor)
-    print(f'the model is in {path}')
-    return trainer.get_extension('LogReport').log[-1]
 
 
 def main(argv=None) -> dict:
