@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-shapes test test-quick lint clean
+.PHONY: demo demo-shapes test test-quick lint mutation clean
 
 # The sample photo that matplotlib (a dependency) ships.
 GRACE_HOPPER = $(BIN)/python -c "import matplotlib.cbook as c; print(c.get_sample_data('grace_hopper.jpg', asfileobj=False))"
@@ -29,6 +29,13 @@ test: lint
 # The quick subset: everything not marked slow.
 test-quick: lint
 	$(BIN)/pytest -n auto -q -m 'not slow'
+
+# Mutation testing of one module with its own tests (slow, not in CI; tests/MUTATION.md), e.g.
+# make mutation MODULE=vision/utils/bbox/ TESTS=tests/vision/utils/bbox/
+mutation: $(STAMP)
+	@test -n "$(MODULE)" -a -n "$(TESTS)" || { echo 'usage: make mutation MODULE=path/to/module.py TESTS=tests/...'; exit 2; }
+	$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/pip install --quiet -e '.[mutation]'
+	$(BIN)/python scripts/mutation.py $(MODULE) $(TESTS) $(if $(FRESH),--fresh)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
