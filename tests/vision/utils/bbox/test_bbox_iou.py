@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -52,6 +54,18 @@ def test_bbox_iou_dtypes(dtype, expected):
     numpy.testing.assert_allclose(iou, [[1, 4 / 28], [4 / 28, 1]], rtol=1e-6)
 
 
+@pytest.mark.parametrize('dtype_a, dtype_b', [
+    (numpy.float64, numpy.float32), (numpy.float32, numpy.float64),
+])
+def test_bbox_iou_mixed_dtypes(dtype_a, dtype_b):
+    # Computed in the wider dtype of the two, whichever argument it is.
+    bbox_a = numpy.array([[0, 0, 3, 3]], dtype_a)
+    bbox_b = numpy.array([[1, 1, 4, 4]], dtype_b)
+    iou = bbox_iou(bbox_a, bbox_b)
+    assert iou.dtype == numpy.float64
+    assert iou[0, 0] == 4 / 14
+
+
 def test_bbox_iou_zero_area():
     point = numpy.array([[1, 1, 1, 1]], numpy.float32)
     box = numpy.array([[0, 0, 2, 2]], numpy.float32)
@@ -59,11 +73,23 @@ def test_bbox_iou_zero_area():
     assert numpy.isnan(bbox_iou(point, point)[0, 0])
 
 
+def test_bbox_iou_no_floating_point_warnings():
+    # Overflowing areas and intersections, 0 * inf and 0 / 0 give inf or NaN quietly: never a
+    # RuntimeWarning (an error under -W error) from inside bbox_iou.
+    bbox = numpy.array([[0, 0, 2e19, 2e19], [0, -3e38, 0, 3e38], [1, 1, 1, 1]], numpy.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        iou = bbox_iou(bbox, bbox)
+    assert numpy.isnan(iou[2, 2]) and numpy.isnan(iou[1, 1])
+    assert iou[0, 2] == 0
+
+
 @pytest.mark.parametrize('bbox_a, bbox_b, message', [
     ([[0, 0, 8]], [[1, 1, 9, 9]], r'bbox_iou: bbox_a must have shape \(R, 4\), but got shape '
                                   r'\(1, 3\)'),
     ([[0, 0, 8, 0, 1]], [[1, 1, 9, 9]], 'bbox_a must have shape'),
-    ([[0, 0, 8, 8]], [[1, 1, 9]], 'bbox_b must have shape'),
+    ([[0, 0, 8, 8]], [[1, 1, 9]], r'^bbox_iou: bbox_b must have shape \(R, 4\), but got shape '
+                                  r'\(1, 3\)$'),
     ([[0, 0, 8, 8]], [[1, 1, 9, 9, 10]], 'bbox_b must have shape'),
     ([0, 0, 8, 8], [[1, 1, 9, 9]], r'but got shape \(4,\)'),
 ])

@@ -235,11 +235,13 @@ def test_invalid_arguments(args, error, message):
 
 
 @pytest.mark.parametrize('score, label, error, message', [
-    (None, numpy.zeros(3, int), TypeError, 'batched_non_maximum_suppression: score must be an '
-                                           'array'),
-    (numpy.zeros(3), None, TypeError, 'label must be an array'),
+    (None, numpy.zeros(3, int), TypeError, r'^batched_non_maximum_suppression: score must be an '
+                                           r'array of shape \(R,\), but got None$'),
+    (numpy.zeros(3), None, TypeError, r'^batched_non_maximum_suppression: label must be an array '
+                                      r'of shape \(R,\), but got None$'),
     (numpy.zeros(3), numpy.zeros(2, int), ValueError,
-     r'label must have shape \(R,\) with R = len\(bbox\) = 3, but got shape \(2,\)'),
+     r'^batched_non_maximum_suppression: label must have shape \(R,\) with R = len\(bbox\) = 3, '
+     r'but got shape \(2,\)$'),
     (numpy.zeros(3), numpy.zeros(3), TypeError, 'label must be an integer array, but got dtype '
                                                 'float64'),
 ])
