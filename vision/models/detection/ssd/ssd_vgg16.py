@@ -128,28 +128,8 @@ class SSD300(_SSDVGG16):
 @register_model('ssd512')
 class SSD512(_SSDVGG16):
     """SSD with 512x512 inputs (Liu et al., 2016), ChainerCV's ``SSD512``: seven feature
-    maps (:class:`VGG16Extractor512`), 24564 default boxes.
-
-    ``pretrained_model``:
-
-    - ``'voc0712'``: ChainerCV's conversion of the authors' Caffe model trained on PASCAL VOC
-      2007 and 2012 trainval (``n_fg_class`` 20 or None), fetched and verified through the
-      manifest (``weights_manifest.json``);
-    - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path
-      (``model/`` in a train chain's snapshot); its head fixes ``n_fg_class``;
-    - None: random initialization (``n_fg_class`` must be given).
-
-    Args:
-        n_fg_class (int or None): the number of foreground classes.
-        pretrained_model (str, path or None): see above.
-
-    Attributes:
-        weight_spec (vision.weights.WeightSpec or None): the manifest row of weights loaded
-            by name.
-
-    Raises:
-        ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
-            both).
+    maps (:class:`VGG16Extractor512`), 24564 default boxes. ``pretrained_model``, the
+    arguments, attributes and errors are those of :class:`SSD300`.
     """
 
     _extractor = VGG16Extractor512
