@@ -71,3 +71,30 @@ def read_params_tsv(path: str | os.PathLike) -> list[tuple[str, tuple[int, ...],
 def rule_state(path: str | os.PathLike) -> dict[str, numpy.ndarray]:
     """Every parameter listed in a ``_params.tsv`` file, filled by the rule, by name."""
     return {name: rule_array(name, shape, dtype) for name, shape, dtype in read_params_tsv(path)}
+
+
+def npz_key(name: str) -> str:
+    """The NPZ key of a Chainer link path: ``/extractor/conv1_1/W`` -> ``extractor/conv1_1/W``."""
+    return name.lstrip('/')
+
+
+def tsv_shapes(path: str | os.PathLike) -> dict[str, tuple[int, ...]]:
+    """The NPZ keys and shapes that a ``_params.tsv`` file of Chainer link paths lists."""
+    return {npz_key(name): shape for name, shape, _ in read_params_tsv(path)}
+
+
+def rule_npz_state(path: str | os.PathLike) -> dict[str, numpy.ndarray]:
+    """:func:`rule_state` of a ``_params.tsv`` file of Chainer link paths, by NPZ key (what
+    :class:`~framework.serializers.NpzDeserializer` reads)."""
+    return {npz_key(name): value for name, value in rule_state(path).items()}
+
+
+def model_shapes(model) -> dict[str, tuple[int, ...] | None]:
+    """Every parameter and floating-point persistent of a model by NPZ key, with its shape
+    (None while uninitialized): what a ``_params.tsv`` file lists of it."""
+    shapes = {npz_key(name): None if p.array is None else p.array.shape
+              for name, p in model.namedparams()}
+    for name, value in model.namedpersistents():
+        if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
+            shapes[npz_key(name)] = value.shape
+    return shapes

@@ -10,7 +10,7 @@ import pytest
 
 import framework
 from framework.serializers import NpzDeserializer
-from vision.utils.testing.parity import read_params_tsv, rule_state
+from vision.utils.testing.parity import model_shapes, rule_npz_state, rule_state, tsv_shapes
 
 DATA = pathlib.Path(__file__).resolve().parents[3] / 'data'
 
@@ -23,32 +23,16 @@ def parity():
         return dict(f)
 
 
-def _model_shapes(model) -> dict[str, tuple[int, ...]]:
-    """Every parameter and floating-point persistent of a model by NPZ key, with its shape
-    (None while uninitialized)."""
-    shapes = {name.lstrip('/'): None if p.array is None else p.array.shape
-              for name, p in model.namedparams()}
-    for name, value in model.namedpersistents():
-        if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
-            shapes[name.lstrip('/')] = value.shape
-    return shapes
-
-
-def _chainercv_shapes(tsv: str) -> dict[str, tuple[int, ...]]:
-    """The NPZ keys and shapes that ChainerCV's published weights of a model have."""
-    return {name.lstrip('/'): shape for name, shape, _ in read_params_tsv(DATA / tsv)}
-
-
 @pytest.fixture
 def load_chainercv_rule():
     """``load(model, tsv)``: fills ``model`` with ChainerCV's parameters of ``tsv`` made by
     the rule, after checking that the model has exactly those names and shapes."""
     def load(model, tsv):
-        expected = _chainercv_shapes(tsv)
-        assert _model_shapes(model).keys() == expected.keys()
-        state = {name.lstrip('/'): value for name, value in rule_state(DATA / tsv).items()}
-        NpzDeserializer(state, ignore_names=lambda key: key.endswith('/N')).load(model)
-        assert _model_shapes(model) == expected
+        expected = tsv_shapes(DATA / tsv)
+        assert model_shapes(model).keys() == expected.keys()
+        NpzDeserializer(rule_npz_state(DATA / tsv),
+                        ignore_names=lambda key: key.endswith('/N')).load(model)
+        assert model_shapes(model) == expected
     return load
 
 
@@ -71,16 +55,16 @@ def _assert_parity(actual, expected):
                                   atol=1e-4 * numpy.abs(expected).max())
 
 
-@pytest.fixture
-def model_shapes():
+@pytest.fixture(name='model_shapes')
+def model_shapes_fixture():
     """``model_shapes(model)``: its parameters and float persistents by NPZ key, with shapes."""
-    return _model_shapes
+    return model_shapes
 
 
 @pytest.fixture
 def chainercv_shapes():
     """``chainercv_shapes(tsv)``: the NPZ keys and shapes of ChainerCV's weights."""
-    return _chainercv_shapes
+    return lambda tsv: tsv_shapes(DATA / tsv)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 import framework
 from framework.serializers import NpzDeserializer
 from vision.models.detection.faster_rcnn import FasterRCNNVGG16
-from vision.utils.testing.parity import read_params_tsv, rule_state
+from vision.utils.testing.parity import model_shapes, rule_npz_state, tsv_shapes
 
 DATA = pathlib.Path(__file__).resolve().parents[4] / 'data'
 TSV = DATA / 'chainercv_faster_rcnn_vgg16_params.tsv'
@@ -30,10 +30,8 @@ def fixture():
 @pytest.fixture(scope='module')
 def model():
     model = FasterRCNNVGG16(n_fg_class=20)
-    shapes = {name.lstrip('/'): p.array.shape for name, p in model.namedparams()}
-    assert shapes == {name.lstrip('/'): shape for name, shape, _ in read_params_tsv(TSV)}
-    NpzDeserializer({name.lstrip('/'): value
-                     for name, value in rule_state(TSV).items()}).load(model)
+    assert model_shapes(model) == tsv_shapes(TSV)
+    NpzDeserializer(rule_npz_state(TSV)).load(model)
     return model
 
 

@@ -12,30 +12,16 @@ import framework
 from framework.links.link import Chain
 from framework.serializers import NpzDeserializer, save_npz
 from vision.models import SSD300, SSD512, get_model
-from vision.utils.testing.parity import read_params_tsv, rule_state
+from vision.utils.testing.parity import model_shapes, rule_npz_state, tsv_shapes
 
 DATA = pathlib.Path(__file__).resolve().parents[4] / 'data'
-
-
-def _shapes(model) -> dict[str, tuple[int, ...]]:
-    """Every parameter and floating-point persistent, by NPZ key, with its shape."""
-    shapes = {name.lstrip('/'): p.array.shape for name, p in model.namedparams()}
-    for name, value in model.namedpersistents():
-        if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
-            shapes[name.lstrip('/')] = value.shape
-    return shapes
-
-
-def _chainercv_shapes(tsv: str) -> dict[str, tuple[int, ...]]:
-    return {name.lstrip('/'): shape for name, shape, _ in read_params_tsv(DATA / tsv)}
 
 
 @pytest.fixture(scope='module')
 def ssd300_rule():
     """SSD300(n_fg_class=20) filled by the fixtures' rule."""
     model = SSD300(n_fg_class=20)
-    state = {k.lstrip('/'): v for k, v in rule_state(DATA / 'chainercv_ssd300_params.tsv').items()}
-    NpzDeserializer(state).load(model)
+    NpzDeserializer(rule_npz_state(DATA / 'chainercv_ssd300_params.tsv')).load(model)
     return model
 
 
@@ -48,7 +34,7 @@ def fixture():
 @pytest.mark.parametrize('cls, tsv', [(SSD300, 'chainercv_ssd300_params.tsv'),
                                       (SSD512, 'chainercv_ssd512_params.tsv')])
 def test_parameters_are_chainercvs(cls, tsv):
-    assert _shapes(cls(n_fg_class=20)) == _chainercv_shapes(tsv)
+    assert model_shapes(cls(n_fg_class=20)) == tsv_shapes(DATA / tsv)
 
 
 def test_registered_as_detectors():
