@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,24 +14,18 @@ import time
 import numpy
 import pytest
 
+from framework.testing.mpi import job_env, mpiexec, requires_mpi, run_job
+
 _ROOT = pathlib.Path(__file__).resolve().parents[2]
 _SCRIPT = _ROOT / 'scripts' / 'train_imagenet.py'
 # A ResNet-14 of a sixteenth the width on 20x20 shapes; 8 training images, so that an epoch of
 # 2 processes with batch 4 is one step, as one of 1 process with batch 8.
 _TINY = ['--dataset', 'shapes', '--model', 'resnet14', '--base-channels', '4', '--size', '20',
          '--n-train', '8', '--n-val', '8', '--lr', '0.1']
-_ENV = dict(os.environ, PYTHONPATH=str(_ROOT), OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1')
+_ENV = job_env(_ROOT)
 
 
-def _mpiexec() -> str | None:
-    """The mpiexec next to this Python (where the mpich wheel puts it), else on the PATH."""
-    beside = pathlib.Path(sys.executable).with_name('mpiexec')
-    return str(beside) if beside.exists() else shutil.which('mpiexec')
-
-
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec('mpi4py') is None or _mpiexec() is None,
-    reason="mpi4py or mpiexec is not installed: pip install '.[dist]'")
+pytestmark = requires_mpi
 
 
 def _command(n_process: int | None, out: pathlib.Path, *options: str) -> list[str]:
@@ -40,18 +33,14 @@ def _command(n_process: int | None, out: pathlib.Path, *options: str) -> list[st
     script = [sys.executable, str(_SCRIPT), *_TINY, '--out', str(out), *options]
     if n_process is None:
         return script
-    return [_mpiexec(), '-n', str(n_process), *script, '--communicator', 'flat']
+    return [mpiexec(), '-n', str(n_process), *script, '--communicator', 'flat']
 
 
 def _train(n_process: int | None, out: pathlib.Path, *options: str,
            timeout: float = 120) -> dict[str, numpy.ndarray]:
     """Runs the script to its end; returns the arrays of the model it wrote."""
     command = _command(n_process, out, *options)
-    try:
-        job = subprocess.run(command, cwd=_ROOT, env=_ENV, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        pytest.fail(f'{" ".join(command)} hung for {timeout} s:\n{expired.stdout}')
+    job = run_job(command, _ROOT, _ENV, timeout)
     assert job.returncode == 0, job.stdout
     with numpy.load(out / 'model.npz') as npz:
         return {key: npz[key] for key in npz.files}

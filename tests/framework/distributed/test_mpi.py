@@ -7,29 +7,19 @@ The tests are skipped, with the reason, where the ``dist`` extra is not installe
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import time
 
-import pytest
+from framework.testing.mpi import job_env, mpiexec, requires_mpi
+from framework.testing.mpi import run_job as mpi_run_job
 
 _ROOT = pathlib.Path(__file__).resolve().parents[3]
 _SCRIPTS = pathlib.Path(__file__).with_name('scripts')
 
 
-def _mpiexec() -> str | None:
-    """The mpiexec next to this Python (where the mpich wheel puts it), else on the PATH."""
-    beside = pathlib.Path(sys.executable).with_name('mpiexec')
-    return str(beside) if beside.exists() else shutil.which('mpiexec')
-
-
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec('mpi4py') is None or _mpiexec() is None,
-    reason="mpi4py or mpiexec is not installed: pip install '.[dist]'")
+pytestmark = requires_mpi
 
 
 def run_job(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -38,14 +28,8 @@ def run_job(script: str, *args: str, timeout: float = 120) -> subprocess.Complet
     Returns:
         subprocess.CompletedProcess: the finished job, stdout and stderr merged in ``stdout``.
     """
-    env = dict(os.environ, PYTHONPATH=str(_ROOT), OMP_NUM_THREADS='1',
-               OPENBLAS_NUM_THREADS='1')
-    command = [_mpiexec(), '-n', '2', sys.executable, str(_SCRIPTS / script), *args]
-    try:
-        return subprocess.run(command, cwd=_ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        pytest.fail(f'{" ".join(command)} hung for {timeout} s:\n{expired.stdout}')
+    command = [mpiexec(), '-n', '2', sys.executable, str(_SCRIPTS / script), *args]
+    return mpi_run_job(command, _ROOT, job_env(_ROOT), timeout)
 
 
 def test_communicators_optimizer_dataset_evaluator_iterator_on_2_processes():
