@@ -13,14 +13,13 @@ from framework.config import no_backprop_mode, using_config
 from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.models.detection.faster_rcnn.utils.loc2bbox import loc2bbox
+from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
 from vision.utils import batched_non_maximum_suppression
 from vision.utils.image.as_image import as_image
 
-_PRESETS = {'visualize': (0.3, 0.7), 'evaluate': (0.3, 0.05)}
 
-
-class FasterRCNN(Hybridizable, Chain):
+class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
     """Faster R-CNN (Ren et al., "Faster R-CNN: Towards Real-Time Object Detection with Region
     Proposal Networks", 2015), from its parts.
 
@@ -56,6 +55,8 @@ class FasterRCNN(Hybridizable, Chain):
     """
 
     task = 'detection'
+
+    presets = {'visualize': (0.3, 0.7), 'evaluate': (0.3, 0.05)}
 
     def __init__(self, extractor, rpn, head, mean: numpy.ndarray, min_size: int = 600,
                  max_size: int = 1000,
@@ -105,18 +106,6 @@ class FasterRCNN(Hybridizable, Chain):
     def hybridized_link(self):
         """:meth:`convolve`, which :meth:`infer` runs."""
         return self.convolve
-
-    def use_preset(self, preset: str) -> None:
-        """Sets :attr:`nms_thresh` and :attr:`score_thresh` as ChainerCV's presets do:
-        ``'visualize'`` 0.3 and 0.7, ``'evaluate'`` 0.3 and 0.05.
-
-        Raises:
-            ValueError: the preset is neither.
-        """
-        if preset not in _PRESETS:
-            raise ValueError(f'{type(self).__name__}.use_preset: preset must be '
-                             f"'visualize' or 'evaluate', but got {preset!r}")
-        self.nms_thresh, self.score_thresh = _PRESETS[preset]
 
     def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
         """Scales an image so that its shorter side is :attr:`min_size` unless its longer side

@@ -10,13 +10,12 @@ from framework import backend
 from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 from vision.models.detection.ssd.multibox_coder import MultiboxCoder
+from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
 from vision.utils.image import as_image
 
-_PRESETS = {'visualize': (0.45, 0.6), 'evaluate': (0.45, 0.01)}
 
-
-class SSD(Hybridizable, Chain):
+class SSD(ThresholdPresets, Hybridizable, Chain):
     """Single Shot MultiBox Detector (Liu et al., "SSD: Single Shot MultiBox Detector", ECCV
     2016), ChainerCV's ``SSD``: the base of :class:`~vision.models.SSD300` and
     :class:`~vision.models.SSD512`.
@@ -48,6 +47,8 @@ class SSD(Hybridizable, Chain):
     """
 
     task = 'detection'
+
+    presets = {'visualize': (0.45, 0.6), 'evaluate': (0.45, 0.01)}
 
     def __init__(self, extractor, multibox, steps: Sequence[float], sizes: Sequence[float],
                  variance: tuple[float, float] = (0.1, 0.2), mean=0):
@@ -85,18 +86,6 @@ class SSD(Hybridizable, Chain):
             default boxes.
         """
         return self.multibox(self.extractor(x))
-
-    def use_preset(self, preset: str) -> None:
-        """Sets ``nms_thresh`` and ``score_thresh`` to a preset: ``'visualize'`` (0.45,
-        0.6) or ``'evaluate'`` (0.45, 0.01).
-
-        Raises:
-            ValueError: ``preset`` is neither.
-        """
-        if preset not in _PRESETS:
-            raise ValueError(f"SSD.use_preset: preset must be 'visualize' or 'evaluate', but "
-                             f'got {preset!r}')
-        self.nms_thresh, self.score_thresh = _PRESETS[preset]
 
     def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
         """An image as the network takes it: resized to ``insize`` (bilinear), the mean
