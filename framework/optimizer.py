@@ -550,27 +550,26 @@ class GradientMethod(Optimizer):
                 and all(getattr(hook, 'call_for_each_param', False)
                         for timing in ('pre', 'post') for hook in self._hooks.of(timing)))
 
-    def _update_overlapping_backward(self, loss) -> None:
+    def _update_overlapping_backward(self, loss, gradient_gate=None) -> None:
         """``update(lossfun)`` with each parameter's update pushed to the dependency engine as
         soon as backprop has finished its gradient, so that updating a layer overlaps the
         backward pass of the layers before it. The numbers are those of the synchronous path:
-        each parameter still gets its per-parameter hooks, then its update rule."""
+        each parameter still gets its per-parameter hooks, then its update rule.
+
+        ``gradient_gate(param)``, when given, stands between a final gradient and its update:
+        it is called, once per parameter, instead of :meth:`_push_update`, which it must see
+        called for each parameter (the multi-node optimizer averages the gradients over the
+        processes first)."""
         from framework import _backprop
         from framework.engine import get_engine
-        engine = get_engine()
         params = {id(p): p for p in self.target.params(include_uninit=False)}
-        variables = self.__dict__.setdefault('_engine_vars', {})
         pending = set(params)
 
         def push(param):
             if id(param) not in pending:
                 return
             pending.discard(id(param))
-            var = variables.get(id(param))
-            if var is None:
-                var = variables[id(param)] = engine.new_var()
-            engine.push(lambda run_ctx: self._update_one(param), mutate_vars=(var,),
-                        name=f'update {param.name}')
+            (gradient_gate or self._push_update)(param)
 
         self.target.cleargrads()
         _backprop.backward(loss, False, False, self._loss_scale, None, on_leaf_grad=push)
@@ -578,10 +577,22 @@ class GradientMethod(Optimizer):
         self.reallocate_cleared_grads()
         for key in list(pending):
             push(params[key])
-        engine.wait_for_all()
+        get_engine().wait_for_all()
         self.t += 1
         self.reallocate_cleared_grads()
         self.call_hooks('post')
+
+    def _push_update(self, param, after=()) -> None:
+        """Pushes the update of ``param`` to the engine, to run after the work pushed before
+        that writes the engine variables ``after``."""
+        from framework.engine import get_engine
+        engine = get_engine()
+        variables = self.__dict__.setdefault('_engine_vars', {})
+        var = variables.get(id(param))
+        if var is None:
+            var = variables[id(param)] = engine.new_var()
+        engine.push(lambda run_ctx: self._update_one(param), const_vars=after,
+                    mutate_vars=(var,), name=f'update {param.name}')
 
     def _update_one(self, param) -> None:
         _own_grad(param)

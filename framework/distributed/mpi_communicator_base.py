@@ -301,17 +301,27 @@ def grads_to_reduce(model, zero_fill: bool) -> list:
     """
     grads = []
     for _, param in _sorted_params(model):
-        if not param.is_initialized:
+        if not param.is_initialized or (param.grad is None and not zero_fill):
             continue
-        if param.grad is None:
-            if not zero_fill:
-                continue
-            param.grad = param.xp.zeros_like(param.array)
-        elif not (param.grad.flags.c_contiguous
-                  and getattr(param.grad.flags, 'writeable', True)):
-            param.grad = param.xp.array(param.grad, order='C')
-        grads.append(param.grad)
+        grads.append(reducible_grad(param))
     return grads
+
+
+def reducible_grad(param):
+    """The gradient of an initialized parameter, made C-contiguous and writable (a zero one
+    given to a parameter without one), which an all-reduce may replace in place.
+
+    Args:
+        param (~framework.Parameter): the parameter.
+
+    Returns:
+        array: the parameter's own gradient.
+    """
+    if param.grad is None:
+        param.grad = param.xp.zeros_like(param.array)
+    elif not (param.grad.flags.c_contiguous and getattr(param.grad.flags, 'writeable', True)):
+        param.grad = param.xp.array(param.grad, order='C')
+    return param.grad
 
 
 def _sorted_params(model) -> list:

@@ -18,7 +18,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 import framework.functions as F
 import framework.links as L
 from framework import distributed, optimizers, reporter
+from framework.distributed.multi_node_optimizer import BUCKET_SIZE
 from framework.iterators import SerialIterator
+from framework.optimizer_hooks import GradientClipping
 from framework.training.extensions import Evaluator
 
 NAMES = ('naive', 'flat', 'non_cuda_aware')
@@ -215,13 +217,16 @@ def data(n_steps: int, batch_size: int):
     return x, t
 
 
-def check_equivalence(comm, double_buffering: bool = False) -> None:
+def check_equivalence(comm, double_buffering: bool = False, bucket_size=BUCKET_SIZE,
+                      use_engine: bool = False) -> None:
     """2 processes with batch b each take the steps of 1 process with batch 2b."""
     n_steps, b = 4, 3
     x, t = data(n_steps, 2 * b)
     model = fill(MLP(), comm.rank)
+    actual = optimizers.MomentumSGD(lr=0.1)
+    actual.use_engine = use_engine
     optimizer = distributed.create_multi_node_optimizer(
-        optimizers.MomentumSGD(lr=0.1), comm, double_buffering=double_buffering)
+        actual, comm, double_buffering=double_buffering, bucket_size=bucket_size)
     optimizer.setup(model)
     mine = [(x[2 * b * i + b * comm.rank:][:b], t[2 * b * i + b * comm.rank:][:b])
             for i in range(n_steps)]
@@ -248,6 +253,54 @@ def check_equivalence(comm, double_buffering: bool = False) -> None:
         assert_allclose(got.array, want.array, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+class Branches(L.Chain):
+    """Three linear layers of which rank 1 skips the first: its gradients are final at
+    different points of the backward pass on the two ranks (and never on rank 1)."""
+
+    def __init__(self, rank: int):
+        super().__init__()
+        self.rank = rank
+        with self.init_scope():
+            self.a = L.Linear(5, 4)
+            self.b = L.Linear(5, 4)
+            self.c = L.Linear(4, 3)
+
+    def forward(self, x):
+        h = self.b(x) if self.rank else self.a(x) * self.b(x)
+        return F.sum(self.c(F.tanh(h)) ** 2)
+
+
+def check_buckets(comm) -> None:
+    """Buckets of one parameter each, on ranks whose backward passes finish the parameters in
+    different orders (and one not at all), average the gradients of each parameter: SGD with
+    lr 1 takes each parameter down by the mean over the ranks of its gradient; a parameter
+    that one rank leaves without a gradient counts as zero there. With the engine updating
+    (use_engine) and with a hook that needs every gradient (GradientClipping) alike."""
+    x = numpy.random.RandomState(comm.rank).normal(size=(6, 5)).astype(numpy.float32)
+    for use_engine, clip in ((False, False), (True, False), (True, True)):
+        model = fill(Branches(comm.rank), 0)
+        local = fill(Branches(comm.rank), 0)
+        local(x).backward()
+        grads = {name: numpy.zeros_like(param.array) if param.grad is None else param.grad
+                 for name, param in local.namedparams()}
+        mean = {name: sum(theirs) / 2
+                for name, theirs in ((name, comm.allgather(g)) for name, g in grads.items())}
+        actual = optimizers.SGD(lr=1.0)
+        actual.use_engine = use_engine
+        optimizer = distributed.create_multi_node_optimizer(actual, comm, bucket_size=1)
+        optimizer.setup(model)
+        if clip:
+            optimizer.add_hook(GradientClipping(1e9))
+        assert optimizer._uses_buckets()
+        optimizer.update(model, x)
+        assert len(optimizer._buckets.buckets) == 6
+        assert optimizer.t == 1
+        initial = dict(fill(Branches(comm.rank), 0).namedparams())
+        for name, param in model.namedparams():
+            assert_allclose(param.array, initial[name].array - mean[name], rtol=1e-5,
+                            atol=1e-6, err_msg=f'{name}, use_engine={use_engine}, clip={clip}')
+
+
 def check_lazy_initialization(comm) -> None:
     """A parameter initialized by the first forward is broadcast then, instead of an update."""
     x, t = data(2, 2)
@@ -262,13 +315,15 @@ def check_lazy_initialization(comm) -> None:
         assert_array_equal(theirs[0], theirs[1])
 
 
-def check_batch_normalization(comm) -> None:
+def check_batch_normalization(comm, bucket_size=BUCKET_SIZE) -> None:
     """MultiNodeBatchNormalization on 2 processes with batch b is BatchNormalization on 1
-    with batch 2b: parameters and running statistics."""
+    with batch 2b: parameters and running statistics. With a bucket per parameter, the
+    buckets' all-reduces run while the backward pass of the normalization makes its own."""
     n_steps, b = 3, 4
     x, t = data(n_steps, 2 * b)
     model = fill(MLP(normalization=distributed.MultiNodeBatchNormalization(8, comm)), 0)
-    optimizer = distributed.create_multi_node_optimizer(optimizers.SGD(lr=0.5), comm)
+    optimizer = distributed.create_multi_node_optimizer(optimizers.SGD(lr=0.5), comm,
+                                                        bucket_size=bucket_size)
     optimizer.setup(model)
     train(model, optimizer, [(x[2 * b * i + b * comm.rank:][:b], t[2 * b * i + b * comm.rank:][:b])
                              for i in range(n_steps)])
@@ -339,8 +394,12 @@ def main() -> None:
             check_equivalence(comm, double_buffering=True)
             check_lazy_initialization(comm)
             check_batch_normalization(comm)
+            check_batch_normalization(comm, bucket_size=1)
         check_mean_grad(comm)
         check_equivalence(comm)
+        check_equivalence(comm, bucket_size=None)
+        check_equivalence(comm, bucket_size=1, use_engine=True)
+        check_buckets(comm)
         comm.finalize()
         if comm.rank == 0:
             print(f'{name}: ok', flush=True)
