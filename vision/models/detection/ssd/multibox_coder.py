@@ -11,7 +11,8 @@ from vision.utils import batched_non_maximum_suppression
 
 
 def default_bbox(grids: Sequence[int], aspect_ratios: Sequence[Sequence[int]],
-                 steps: Sequence[float], sizes: Sequence[float]) -> numpy.ndarray:
+                 steps: Sequence[float], sizes: Sequence[float],
+                 max_size: float | None = None) -> numpy.ndarray:
     """SSD's default boxes, ``(center_y, center_x, height, width)`` in input pixels.
 
     Feature map ``k`` (``grids[k]`` pixels a side) centres boxes on its pixels, ``steps[k]``
@@ -19,6 +20,12 @@ def default_bbox(grids: Sequence[int], aspect_ratios: Sequence[Sequence[int]],
     ``sqrt(sizes[k] * sizes[k + 1])`` and, for each aspect ratio ``a``, the boxes
     ``(sizes[k] / sqrt(a), sizes[k] * sqrt(a))`` and ``(sizes[k] * sqrt(a),
     sizes[k] / sqrt(a))``.
+
+    Args:
+        grids, aspect_ratios, steps, sizes: see :class:`MultiboxCoder`.
+        max_size (float or None): the largest height and width of a box: longer sides are
+            cut to it, the centre kept (torchvision's ``DefaultBoxGenerator(clip=True)`` cuts
+            them at the input's side); None (ChainerCV) to keep them.
 
     Returns:
         numpy.ndarray: float64 ``(K, 4)``, ordered by feature map, row, column, then box.
@@ -34,6 +41,8 @@ def default_bbox(grids: Sequence[int], aspect_ratios: Sequence[Sequence[int]],
         cy, cx = numpy.meshgrid(centre, centre, indexing='ij')
         centres = numpy.stack((cy.ravel(), cx.ravel()), axis=1)
         shapes = numpy.array(shapes, numpy.float64)
+        if max_size is not None:
+            shapes = numpy.minimum(shapes, max_size)
         box = numpy.concatenate(numpy.broadcast_arrays(
             centres[:, None, :], shapes[None, :, :]), axis=2)
         boxes.append(box.reshape(-1, 4))
@@ -76,23 +85,32 @@ class MultiboxCoder:
             input pixels.
         sizes (sequence of float): the box sizes, one more than ``grids``.
         variance (tuple of two floats): ``(v_0, v_1)`` above.
+        max_default_size (float or None): the largest height and width of a default box
+            (see :func:`default_bbox`); None (ChainerCV) for no limit.
+        bbox_xform_clip (float or None): the largest decoded log-ratio of sizes,
+            ``log(b_h / m_h)`` and ``log(b_w / m_w)``: decoding clamps larger ones to it
+            (torchvision's ``BoxCoder`` clamps at ``log(1000 / 16)``); None (ChainerCV) for no
+            clamp.
 
     Attributes:
         default_bbox (numpy.ndarray): float64 ``(K, 4)``, ``(center_y, center_x, height,
             width)``.
         variance (tuple of float): see above.
+        bbox_xform_clip (float or None): see above.
     """
 
     def __init__(self, grids: Sequence[int], aspect_ratios: Sequence[Sequence[int]],
                  steps: Sequence[float], sizes: Sequence[float],
-                 variance: tuple[float, float]):
+                 variance: tuple[float, float], *, max_default_size: float | None = None,
+                 bbox_xform_clip: float | None = None):
         for name, value, n in (('aspect_ratios', aspect_ratios, len(grids)),
                                ('steps', steps, len(grids)), ('sizes', sizes, len(grids) + 1)):
             if len(value) != n:
                 raise ValueError(f'MultiboxCoder: {name} must have {n} entries (len(grids) = '
                                  f'{len(grids)}), but got {len(value)}')
-        self.default_bbox = default_bbox(grids, aspect_ratios, steps, sizes)
+        self.default_bbox = default_bbox(grids, aspect_ratios, steps, sizes, max_default_size)
         self.variance = tuple(float(v) for v in variance)
+        self.bbox_xform_clip = bbox_xform_clip
         self._on_device = {}
 
     def _default_bbox_like(self, array):
@@ -163,16 +181,23 @@ class MultiboxCoder:
         default = self._default_bbox_like(mb_loc)
         v0, v1 = self.variance
         centre = default[:, :2] + mb_loc[..., :2] * v0 * default[:, 2:]
-        size = default[:, 2:] * xp.exp(mb_loc[..., 2:] * v1)
+        log_scale = mb_loc[..., 2:] * v1
+        if self.bbox_xform_clip is not None:
+            log_scale = xp.minimum(log_scale, self.bbox_xform_clip)
+        size = default[:, 2:] * xp.exp(log_scale)
         return xp.concatenate((centre - size / 2, centre + size / 2), axis=-1)
 
     def decode(self, mb_loc, mb_conf, nms_thresh: float | None = 0.45,
-               score_thresh: float = 0.6) -> tuple:
+               score_thresh: float = 0.6, *, clip_size: float | None = None,
+               topk_candidates: int | None = None,
+               detections_per_img: int | None = None) -> tuple:
         """The detections of one image.
 
         The scores are the softmax of ``mb_conf``; for each foreground class, the boxes
-        scoring at least ``score_thresh`` go through non-maximum suppression
-        (:func:`vision.utils.batched_non_maximum_suppression`, the classes apart).
+        scoring at least ``score_thresh`` (the best ``topk_candidates`` of them) go through
+        non-maximum suppression (:func:`vision.utils.batched_non_maximum_suppression`, the
+        classes apart), and the best ``detections_per_img`` of all classes are kept. The
+        keyword arguments are torchvision's postprocessing; their defaults, ChainerCV's.
 
         Args:
             mb_loc (array): float ``(K, 4)``, the offsets.
@@ -181,6 +206,12 @@ class MultiboxCoder:
             nms_thresh (float or None): the IoU at which a box suppresses another of its
                 class; None for no suppression.
             score_thresh (float): the least score of a detection.
+            clip_size (float or None): the side of the input: the boxes are clipped to
+                ``[0, clip_size]`` before the suppression; None to leave them.
+            topk_candidates (int or None): the most boxes of a class that go into the
+                suppression, the best scoring; None for all.
+            detections_per_img (int or None): the most detections kept, the best scoring of
+                all classes; None for all.
 
         Returns:
             tuple of three arrays (of ``mb_loc``'s array module): ``bbox``, float32
@@ -190,6 +221,8 @@ class MultiboxCoder:
         """
         xp = backend.get_array_module(mb_loc)
         mb_bbox = self.decode_bbox(mb_loc)
+        if clip_size is not None:
+            mb_bbox = xp.clip(mb_bbox, 0, clip_size)
         conf = mb_conf - mb_conf.max(axis=1, keepdims=True)
         mb_score = xp.exp(conf)
         mb_score /= mb_score.sum(axis=1, keepdims=True)
@@ -197,11 +230,25 @@ class MultiboxCoder:
         bbox = mb_bbox[box].astype(numpy.float32)
         score = mb_score[box, label + 1].astype(numpy.float32)
         label = label.astype(numpy.int32)
-        if nms_thresh is not None and len(box):
+        if topk_candidates is not None:
+            top = _top_of_each_label(backend.to_cpu(score), backend.to_cpu(label),
+                                     topk_candidates)
+            top = xp.asarray(top)
+            bbox, label, score = bbox[top], label[top], score[top]
+        if nms_thresh is not None and len(score):
             kept = batched_non_maximum_suppression(
-                backend.to_cpu(bbox), backend.to_cpu(score), backend.to_cpu(label), nms_thresh)
+                backend.to_cpu(bbox), backend.to_cpu(score), backend.to_cpu(label), nms_thresh,
+                limit=detections_per_img)
         else:
-            kept = numpy.argsort(-backend.to_cpu(score), kind='stable')
+            kept = numpy.argsort(-backend.to_cpu(score), kind='stable')[:detections_per_img]
         kept = kept[numpy.argsort(backend.to_cpu(label)[kept], kind='stable')]
         kept = xp.asarray(kept)
         return bbox[kept], label[kept], score[kept]
+
+
+def _top_of_each_label(score: numpy.ndarray, label: numpy.ndarray, k: int) -> numpy.ndarray:
+    """The indices of the ``k`` best scores of each label, by label then decreasing score."""
+    order = numpy.lexsort((-score, label))
+    label = label[order]
+    first = numpy.searchsorted(label, label)
+    return order[numpy.arange(len(order)) - first < k]

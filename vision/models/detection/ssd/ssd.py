@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy
 
+import framework.functions as F
 from framework import backend
 from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
@@ -36,6 +37,21 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
             :class:`MultiboxCoder`).
         mean (array, sequence or float): ``(3, 1, 1)`` or ``(3,)``, RGB, subtracted from the
             0-255 images.
+        clip_default_bbox (bool): cut the default boxes' heights and widths at ``insize``
+            (torchvision's ``DefaultBoxGenerator(clip=True)``); ChainerCV does not.
+        bbox_xform_clip (float or None): clamp the decoded log-ratios of sizes at it (see
+            :class:`MultiboxCoder`); None (ChainerCV) for no clamp.
+        clip_bbox (bool): clip the decoded boxes to the input before the suppression
+            (torchvision); ChainerCV does not.
+        topk_candidates (int or None): the most boxes of a class that go into the
+            suppression (torchvision: 400); None (ChainerCV) for all.
+        detections_per_img (int or None): the most detections of an image (torchvision:
+            200); None (ChainerCV) for all.
+        antialias (bool): resize the images with Pillow's bilinear filter, which widens
+            when it shrinks (ChainerCV's default backend); False for the bilinear
+            interpolation of the four nearest pixels (:func:`framework.functions.
+            resize_images` with ``align_corners=False``: OpenCV's ``INTER_LINEAR``,
+            torchvision's ``interpolate``).
 
     Attributes:
         coder (MultiboxCoder): the default boxes and the box encoding.
@@ -44,6 +60,7 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
         score_thresh (float): the least score of a detection (set by :meth:`use_preset`, or
             directly).
         mean (numpy.ndarray): float32 ``(3, 1, 1)``.
+        clip_bbox, topk_candidates, detections_per_img, antialias: see above.
     """
 
     task = 'detection'
@@ -51,17 +68,26 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
     presets = {'visualize': (0.45, 0.6), 'evaluate': (0.45, 0.01)}
 
     def __init__(self, extractor, multibox, steps: Sequence[float], sizes: Sequence[float],
-                 variance: tuple[float, float] = (0.1, 0.2), mean=0):
+                 variance: tuple[float, float] = (0.1, 0.2), mean=0, *,
+                 clip_default_bbox: bool = False, bbox_xform_clip: float | None = None,
+                 clip_bbox: bool = False, topk_candidates: int | None = None,
+                 detections_per_img: int | None = None, antialias: bool = True):
         super().__init__()
         mean = numpy.asarray(mean, numpy.float32)
         self.mean = numpy.broadcast_to(mean.reshape(-1, 1, 1) if mean.ndim <= 1 else mean,
                                        (3, 1, 1)).copy()
         self.use_preset('visualize')
+        self.clip_bbox = clip_bbox
+        self.topk_candidates = topk_candidates
+        self.detections_per_img = detections_per_img
+        self.antialias = antialias
         with self.init_scope():
             self.extractor = extractor
             self.multibox = multibox
-        self.coder = MultiboxCoder(extractor.grids, multibox.aspect_ratios, steps, sizes,
-                                   variance)
+        self.coder = MultiboxCoder(
+            extractor.grids, multibox.aspect_ratios, steps, sizes, variance,
+            max_default_size=extractor.insize if clip_default_bbox else None,
+            bbox_xform_clip=bbox_xform_clip)
 
     @property
     def insize(self) -> int:
@@ -88,9 +114,9 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
         return self.multibox(self.extractor(x))
 
     def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
-        """An image as the network takes it: resized to ``insize`` (bilinear), the mean
-        subtracted; a grayscale image is replicated to three channels (as subtracting the RGB
-        mean does in ChainerCV).
+        """An image as the network takes it: resized to ``insize`` (bilinear, see
+        ``antialias``), the mean subtracted; a grayscale image is replicated to three channels
+        (as subtracting the RGB mean does in ChainerCV).
 
         Args:
             img (numpy.ndarray): ``(C, H, W)``, ``C`` 1 or 3, RGB 0-255.
@@ -98,7 +124,11 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
         Returns:
             numpy.ndarray: float32 ``(3, insize, insize)``.
         """
-        img = resize(img, (self.insize, self.insize))
+        size = (self.insize, self.insize)
+        if self.antialias:
+            img = resize(img, size)
+        else:
+            img = F.resize_images(img[None], size, align_corners=False).array[0]
         return img - self.mean
 
     def predict(self, imgs: Iterable) -> tuple[list, list, list]:
@@ -138,8 +168,11 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
         bboxes, labels, scores = [], [], []
         for img, size in zip(x, sizes):
             mb_locs, mb_confs = self.infer(self.xp.asarray(img[None]))
-            bbox, label, score = self.coder.decode(mb_locs.array[0], mb_confs.array[0],
-                                                   self.nms_thresh, self.score_thresh)
+            bbox, label, score = self.coder.decode(
+                mb_locs.array[0], mb_confs.array[0], self.nms_thresh, self.score_thresh,
+                clip_size=self.insize if self.clip_bbox else None,
+                topk_candidates=self.topk_candidates,
+                detections_per_img=self.detections_per_img)
             scale = numpy.array(size * 2, numpy.float32) / self.insize
             bboxes.append(backend.to_cpu(bbox) * scale)
             labels.append(backend.to_cpu(label))

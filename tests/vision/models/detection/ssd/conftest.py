@@ -29,13 +29,14 @@ class TinyExtractor(Chain):
         return [h1, F.relu(self.conv2(h1))]
 
 
-def _tiny_ssd(n_fg_class: int = 3, seed: int = 0) -> SSD:
+def _tiny_ssd(n_fg_class: int = 3, seed: int = 0, **options) -> SSD:
     numpy.random.seed(seed)
     return SSD(TinyExtractor(), Multibox(n_fg_class + 1, ((2,), (2, 3)), in_channels=(8, 16)),
-               steps=(8, 16), sizes=(8, 16, 32), mean=(123, 117, 104))
+               steps=(8, 16), sizes=(8, 16, 32), mean=(123, 117, 104), **options)
 
 
 @pytest.fixture
 def tiny_ssd():
-    """``tiny_ssd(n_fg_class=3, seed=0)``: a random tiny SSD."""
+    """``tiny_ssd(n_fg_class=3, seed=0, **options)``: a random tiny SSD, with the keyword
+    options of :class:`SSD`."""
     return _tiny_ssd

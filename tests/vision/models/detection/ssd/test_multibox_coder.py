@@ -103,3 +103,72 @@ def test_decode_without_suppression_keeps_every_box_above_the_threshold():
     assert len(bbox) == 2 * K
     numpy.testing.assert_array_equal(label, [0] * K + [1] * K)
     numpy.testing.assert_allclose(score, 1 / 3)
+
+
+def test_default_boxes_longer_than_max_default_size_are_cut_about_their_centre():
+    coder = MultiboxCoder((4, 2), ((2,), (2, 3)), (8, 16), (8, 16, 32), (0.1, 0.2),
+                          max_default_size=20)
+    uncut = _coder().default_bbox
+    numpy.testing.assert_array_equal(coder.default_bbox[:, :2], uncut[:, :2])
+    numpy.testing.assert_array_equal(coder.default_bbox[:, 2:], numpy.minimum(uncut[:, 2:], 20))
+    assert (uncut[:, 2:] > 20).any()
+
+
+def test_bbox_xform_clip_clamps_the_decoded_sizes_only():
+    coder = MultiboxCoder((4, 2), ((2,), (2, 3)), (8, 16), (8, 16, 32), (0.1, 0.2),
+                          bbox_xform_clip=1.0)
+    K = len(coder.default_bbox)
+    mb_loc = numpy.tile(numpy.array([[3, -2, 10, 2]], numpy.float32), (K, 1))
+    clamped, free = coder.decode_bbox(mb_loc), _coder().decode_bbox(mb_loc)
+    default = coder.default_bbox
+    numpy.testing.assert_allclose(clamped[:, 2] - clamped[:, 0], default[:, 2] * numpy.e)
+    numpy.testing.assert_allclose(clamped[:, 3] - clamped[:, 1], default[:, 3] * numpy.exp(0.4))
+    numpy.testing.assert_allclose(clamped[:, [1, 3]], free[:, [1, 3]])
+    numpy.testing.assert_allclose(clamped[:, :2] + clamped[:, 2:], free[:, :2] + free[:, 2:])
+
+
+def test_decode_clips_the_boxes_to_clip_size_before_the_suppression():
+    coder = _coder()
+    K = len(coder.default_bbox)
+    mb_loc = numpy.zeros((K, 4), numpy.float32)
+    mb_loc[:, 2:] = 10
+    mb_conf = numpy.zeros((K, 2), numpy.float32)
+    bbox, _, _ = coder.decode(mb_loc, mb_conf, None, 0.1, clip_size=32)
+    numpy.testing.assert_allclose(bbox, numpy.clip(coder.decode_bbox(mb_loc), 0, 32), rtol=1e-6)
+    whole = (bbox == [0, 0, 32, 32]).all(axis=1)
+    assert 1 < whole.sum() < K
+    # Unclipped, the boxes overlap less than 0.99 and all survive; clipped, those that became
+    # the whole input suppress one another.
+    assert len(coder.decode(mb_loc, mb_conf, 0.99, 0.1)[0]) == K
+    bbox, _, _ = coder.decode(mb_loc, mb_conf, 0.99, 0.1, clip_size=32)
+    assert (bbox == [0, 0, 32, 32]).all(axis=1).sum() == 1
+
+
+@pytest.mark.parametrize('nms_thresh', [None, 0.3])
+def test_decode_keeps_topk_candidates_of_each_class_then_detections_per_img(nms_thresh):
+    coder = _coder()
+    rng = numpy.random.RandomState(1)
+    K = len(coder.default_bbox)
+    mb_loc = rng.normal(0, 1, (K, 4)).astype(numpy.float32)
+    mb_conf = rng.normal(0, 2, (K, 4)).astype(numpy.float32)
+    bbox, label, score = coder.decode(mb_loc, mb_conf, nms_thresh, 0.05, topk_candidates=5)
+    prob = numpy.exp(mb_conf) / numpy.exp(mb_conf).sum(axis=1, keepdims=True)
+    all_bbox = coder.decode_bbox(mb_loc).astype(numpy.float32)
+    expected = []
+    for lb in range(3):
+        top = numpy.argsort(-prob[:, lb + 1])[:5]
+        b, s = all_bbox[top], prob[top, lb + 1]
+        index = numpy.arange(5) if nms_thresh is None else non_maximum_suppression(b, 0.3, s)
+        expected += [(lb, *b[i], s[i]) for i in index]
+    expected = numpy.array(expected)
+    assert len(expected) < 15 or nms_thresh is None
+    numpy.testing.assert_array_equal(label, expected[:, 0])
+    numpy.testing.assert_allclose(bbox, expected[:, 1:5], rtol=1e-5)
+    numpy.testing.assert_allclose(score, expected[:, 5], rtol=1e-5)
+
+    best = coder.decode(mb_loc, mb_conf, nms_thresh, 0.05, topk_candidates=5,
+                        detections_per_img=4)
+    kept = numpy.sort(numpy.argsort(-score, kind='stable')[:4])
+    kept = kept[numpy.argsort(label[kept], kind='stable')]
+    for actual, expected in zip(best, (bbox, label, score)):
+        numpy.testing.assert_array_equal(actual, expected[kept])

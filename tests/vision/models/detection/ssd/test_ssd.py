@@ -2,6 +2,7 @@ import numpy
 import pytest
 
 import framework
+import framework.functions as F
 from vision.utils.testing import assert_is_detection_link
 
 
@@ -27,8 +28,13 @@ def test_presets_set_chainercvs_thresholds(tiny_ssd):
         model.use_preset('fast')
 
 
-def test_predict_is_the_decoded_raw_output_in_image_pixels(tiny_ssd):
-    model = tiny_ssd()
+@pytest.mark.parametrize('options, decode_options', [
+    ({}, {}),
+    ({'clip_bbox': True, 'topk_candidates': 7, 'detections_per_img': 12},
+     {'clip_size': 32, 'topk_candidates': 7, 'detections_per_img': 12}),
+])
+def test_predict_is_the_decoded_raw_output_in_image_pixels(tiny_ssd, options, decode_options):
+    model = tiny_ssd(**options)
     model.use_preset('evaluate')
     imgs = _images()
     bboxes, labels, scores = model.predict(imgs)
@@ -37,13 +43,21 @@ def test_predict_is_the_decoded_raw_output_in_image_pixels(tiny_ssd):
         with framework.using_config('train', False), framework.no_backprop_mode():
             mb_locs, mb_confs = model(x)
         bbox32, label32, score32 = model.coder.decode(mb_locs.array[0], mb_confs.array[0],
-                                                      0.45, 0.01)
+                                                      0.45, 0.01, **decode_options)
         H, W = img.shape[1:]
         scale = numpy.array((H, W, H, W), numpy.float32) / 32
         numpy.testing.assert_allclose(bbox, bbox32 * scale, rtol=1e-5, atol=1e-4)
         numpy.testing.assert_array_equal(label, label32)
         numpy.testing.assert_allclose(score, score32, rtol=1e-5)
         assert len(bbox) > 0
+
+
+def test_without_antialias_images_are_resized_by_plain_bilinear_interpolation(tiny_ssd):
+    img = _images()[0]
+    prepared = tiny_ssd(antialias=False).prepare(img)
+    expected = F.resize_images(img[None], (32, 32), align_corners=False).array[0]
+    numpy.testing.assert_allclose(prepared, expected - tiny_ssd().mean, rtol=1e-6, atol=1e-4)
+    assert numpy.abs(tiny_ssd().prepare(img) - prepared).max() > 1
 
 
 def test_grayscale_images_are_replicated_to_rgb(tiny_ssd):
