@@ -6,6 +6,7 @@
     vision predict --model resnet50 --weights imagenet [--arg arch=he] [--top 5] IMG...
     vision predict --model mtcnn --weights facenet-pytorch --out faces/ IMG...
     vision evaluate --model resnet50 --weights imagenet --dataset /data/imagenet/val [--crop 10]
+    vision evaluate --model ssd300 --weights voc0712 --dataset voc07-test
     vision download --model resnet50 --weights torchvision-imagenet1k-v2
 
 ``list`` prints every pretrained weight of the manifest with its published scores;
@@ -13,7 +14,9 @@
 the detected boxes, with their points for a keypoint detector; the classes covering a label
 map), and with ``--out DIR`` draws it on the image; ``evaluate`` prints the metric of the
 model's task: top-1 and top-5 accuracy on a directory of class directories (ImageNet's layout)
-or on synthetic shapes, VOC mAP for a detector, mIoU for semantic segmentation;
+or on synthetic shapes, a detector's mAP and each class's AP with ChainerCV's protocol
+(:mod:`vision.evaluations.detection_benchmarks`: PASCAL VOC 2007 test, or MS COCO 2017 val),
+mIoU for semantic segmentation;
 ``download`` fetches, verifies and converts a weight and prints where it is cached.
 ``--arg NAME=VALUE`` passes constructor arguments (``arch=he``, ``depth_multiplier=1.4``);
 values are read as JSON when they parse. ``predict`` and ``evaluate`` run the model as a static
@@ -47,7 +50,7 @@ def _parse_args(argv) -> argparse.Namespace:
     listing.add_argument('--verbose', '-v', action='store_true',
                          help='also print sources, hashes, preprocessing, licences, protocols')
     for name, help_text in (('predict', 'print the top classes of images'),
-                            ('evaluate', 'print the top-1 and top-5 accuracy on a dataset'),
+                            ('evaluate', "print the metric of the model's task on a dataset"),
                             ('download', 'fetch and convert a weight; print its cached path')):
         command = commands.add_parser(name, parents=[common], help=help_text)
         command.add_argument('--model', required=True, help='a model name (see vision list)')
@@ -78,10 +81,11 @@ def _parse_args(argv) -> argparse.Namespace:
         if name == 'evaluate':
             command.add_argument('--dataset', required=True,
                                  help="classification: a directory of class directories, or "
-                                      "'shapes'; detection and segmentation: a VOC directory")
+                                      "'shapes'; detection: 'voc07-test' or 'coco2017-val' "
+                                      '(downloaded once), or a VOC2007 directory; '
+                                      'segmentation: a VOC directory')
             command.add_argument('--split',
-                                 help='the split of a VOC directory (detection: test, '
-                                      'segmentation: val)')
+                                 help='the split of a VOC directory for segmentation (val)')
             command.add_argument('--n-images', type=_positive_int, default=1000,
                                  help='the images of --dataset shapes (1000)')
             command.add_argument('--seed', type=int, default=1,
@@ -319,19 +323,31 @@ def _classification_dataset(args, model):
     return DirectoryParsingLabelDataset(args.dataset)
 
 
+def _detection_benchmark(args):
+    """The benchmark of ``--dataset``: one of
+    :data:`~vision.evaluations.detection_benchmarks.DETECTION_BENCHMARKS` by name, its data
+    downloaded by the dataset loader, or VOC 2007 test on a local VOC directory."""
+    from vision.evaluations.detection_benchmarks import DETECTION_BENCHMARKS
+    if args.split is not None:
+        raise ValueError('--split is for segmentation; a detector is evaluated on the test '
+                         'split of VOC2007 (ChainerCV\'s protocol)')
+    if args.dataset in DETECTION_BENCHMARKS:
+        return DETECTION_BENCHMARKS[args.dataset], 'auto'
+    _check_directory(args, f"{' or '.join(map(repr, DETECTION_BENCHMARKS))} or a VOC "
+                           'directory (VOCdevkit/VOC2007)')
+    return DETECTION_BENCHMARKS['voc07-test'], args.dataset
+
+
+def _detection_dataset(args, model):
+    benchmark, data_dir = _detection_benchmark(args)
+    return benchmark.dataset(data_dir)
+
+
 def _voc_dataset(args, model):
-    """The VOC dataset of ``--dataset`` (a VOC directory) for the model's task: boxes with
-    their difficult flags (VOC2007's layout, ``--split test``), label maps or instance masks
-    (VOC2012's layout, ``--split val``)."""
-    from vision.datasets import (
-        VOCBboxDataset,
-        VOCInstanceSegmentationDataset,
-        VOCSemanticSegmentationDataset,
-    )
-    _check_directory(args, 'a VOC directory (VOCdevkit/VOC2007 or VOC2012)')
-    if model.task == 'detection':
-        return VOCBboxDataset(args.dataset, split=args.split or 'test', year='2007',
-                              use_difficult=True, return_difficult=True)
+    """The VOC dataset of ``--dataset`` (a VOC directory, VOC2012's layout, ``--split val``)
+    for the model's task: label maps or instance masks."""
+    from vision.datasets import VOCInstanceSegmentationDataset, VOCSemanticSegmentationDataset
+    _check_directory(args, 'a VOC directory (VOCdevkit/VOC2012)')
     dataset = {'semantic_segmentation': VOCSemanticSegmentationDataset,
                'instance_segmentation': VOCInstanceSegmentationDataset}[model.task]
     return dataset(args.dataset, split=args.split or 'val')
@@ -343,50 +359,58 @@ def _check_directory(args, expected: str) -> None:
                          'directory')
 
 
-def _classification_metric(predictions, truths) -> dict:
+def _classification_scores(args, model, batches) -> dict:
     from vision.evaluations import eval_classification
-    (probs,), (labels,) = predictions, truths
+    (probs,), (labels,) = _predict_all(lambda imgs: model.predict(imgs, crop=args.crop),
+                                       batches)
     result = eval_classification(probs, labels, (1, 5))
     return {name: f'{100 * value:.2f} %' for name, value in result.items()}
 
 
-def _detection_metric(predictions, truths) -> dict:
-    from vision.evaluations import eval_detection_voc
-    result = eval_detection_voc(*predictions[:3], *truths, use_07_metric=True)
-    return {'mAP (VOC2007 11-point, IoU 0.5)': f'{100 * result["map"]:.2f} %'}
+def _detection_scores(args, model, batches) -> dict:
+    benchmark, _ = _detection_benchmark(args)
+    return benchmark.summarize(benchmark.evaluate(model, batches))
 
 
-def _semantic_segmentation_metric(predictions, truths) -> dict:
+def _semantic_segmentation_scores(args, model, batches) -> dict:
     from vision.evaluations import eval_semantic_segmentation
+    predictions, truths = _predict_all(model.predict, batches)
     result = eval_semantic_segmentation(predictions[0], truths[0])
     return {'mIoU': f'{100 * result["miou"]:.2f} %',
             'pixel accuracy': f'{100 * result["pixel_accuracy"]:.2f} %',
             'mean class accuracy': f'{100 * result["mean_class_accuracy"]:.2f} %'}
 
 
-def _instance_segmentation_metric(predictions, truths) -> dict:
+def _instance_segmentation_scores(args, model, batches) -> dict:
     from vision.evaluations import eval_instance_segmentation_voc
+    predictions, truths = _predict_all(model.predict, batches)
     result = eval_instance_segmentation_voc(*predictions, *truths, iou_thresh=0.5,
                                             use_07_metric=True)
     return {'mAP (VOC2007 11-point, mask IoU 0.5)': f'{100 * result["map"]:.2f} %'}
 
 
-# task: (the dataset of --dataset, the metric of the predictions and the ground truth)
+def _predict_all(predict, batches) -> tuple[tuple, tuple]:
+    """The predictions of every batch and the ground truth that follows each image."""
+    from vision.utils import apply_to_iterator
+    _, predictions, truths = apply_to_iterator(predict, batches)
+    return predictions, truths
+
+
+# task: (the dataset of --dataset, the scores of the model on its batches by name, as text)
 _EVALUATIONS = {
-    'classification': (_classification_dataset, _classification_metric),
-    'detection': (_voc_dataset, _detection_metric),
-    'semantic_segmentation': (_voc_dataset, _semantic_segmentation_metric),
-    'instance_segmentation': (_voc_dataset, _instance_segmentation_metric),
+    'classification': (_classification_dataset, _classification_scores),
+    'detection': (_detection_dataset, _detection_scores),
+    'semantic_segmentation': (_voc_dataset, _semantic_segmentation_scores),
+    'instance_segmentation': (_voc_dataset, _instance_segmentation_scores),
 }
 
 
 def _evaluate(args) -> int:
     from framework import iterators
-    from vision.utils import apply_to_iterator
     model = _build(args)
     if not args.eager and getattr(model, 'hybridize_by_default', True):
         model.hybridize()
-    make_dataset, metric = _EVALUATIONS[model.task]
+    make_dataset, scores = _EVALUATIONS[model.task]
     dataset = make_dataset(args, model)
     if len(dataset) == 0:
         layout = ('one directory per class, each holding images' if model.task == 'classification'
@@ -399,18 +423,14 @@ def _evaluate(args) -> int:
     else:
         iterator = iterators.SerialIterator(examples, args.batchsize, repeat=False,
                                             shuffle=False)
-    options = {'crop': args.crop} if model.task == 'classification' else {}
     unreadable = []
     try:
-        _, predictions, truths = apply_to_iterator(
-            lambda imgs: model.predict(imgs, **options),
-            _readable_batches(iterator, unreadable, args.strict))
+        result = scores(args, model, _readable_batches(iterator, unreadable, args.strict))
     except ValueError:
         if len(unreadable) == len(dataset):
             raise ValueError(f'none of the {len(dataset)} images of --dataset '
                              f'{args.dataset!r} could be read') from None
         raise
-    result = metric(predictions, truths)
     n_read = len(dataset) - len(unreadable)
     print(f'{args.model} ({args.weights}) on {n_read} images of {args.dataset}' +
           (f' ({len(unreadable)} unreadable, skipped):' if unreadable else ':'))

@@ -1,15 +1,22 @@
 import hashlib
+import importlib.util
 import io
 import pathlib
+import sys
 
 import numpy
 import pytest
 from PIL import Image
 
+import framework.random
 from framework.serializers import save_npz
 from vision import weights
 from vision.__main__ import main
-from vision.datasets import DirectoryParsingLabelDataset, ShapesLabelDataset
+from vision.datasets import (
+    DirectoryParsingLabelDataset,
+    ShapesLabelDataset,
+    voc_bbox_label_names,
+)
 from vision.evaluations import eval_classification
 from vision.models import FeaturePredictor, ResNet14, get_model
 from vision.utils import read_image
@@ -227,7 +234,6 @@ def _voc_directory(root, images: dict, annotations: dict | None = None,
                    label_maps: dict | None = None, split: str = 'test'):
     """A VOC directory: ``JPEGImages`` (lossless enough: flat colours), the ids of ``split``,
     and box annotations (``ImageSets/Main``) or label maps (``ImageSets/Segmentation``)."""
-    from vision.datasets import voc_bbox_label_names
     (root / 'JPEGImages').mkdir(parents=True)
     for id_, (H, W) in images.items():
         Image.fromarray(numpy.full((H, W, 3), 128, numpy.uint8)).save(
@@ -269,15 +275,17 @@ def test_evaluate_a_detector_on_a_voc_directory(tmp_path, capsys):
                  '--dataset', str(root), '--loaderjob', '0']) == 0
     assert capsys.readouterr().out.splitlines() == [
         f'stub_detector_for_tests (any) on 2 images of {root}:',
-        '  mAP (VOC2007 11-point, IoU 0.5): 100.00 %']
+        '  mAP (VOC2007 11-point, IoU 0.5): 100.00 %', '  aeroplane: 100.00 %',
+        '  bicycle: 100.00 %'] + [f'  {name}: -' for name in voc_bbox_label_names[2:]]
     # ... and where the bicycle is in the bottom-right corner, its AP is 0.
     _voc_directory(tmp_path / 'other', {'a': (40, 60), 'b': (80, 80)}, {
         'a': [(0, (10, 15, 30, 45))], 'b': [(0, (20, 20, 60, 60)), (1, (40, 40, 79, 79))]})
     root = tmp_path / 'other'
     assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
                  '--dataset', str(root), '--loaderjob', '0']) == 0
-    assert capsys.readouterr().out.splitlines()[1] == '  mAP (VOC2007 11-point, IoU 0.5): ' \
-                                                      '50.00 %'
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        '  mAP (VOC2007 11-point, IoU 0.5): 50.00 %', '  aeroplane: 100.00 %',
+        '  bicycle: 0.00 %']
 
 
 def test_evaluate_a_semantic_segmenter_on_a_voc_directory(tmp_path, capsys):
@@ -299,8 +307,74 @@ def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
     assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
                  '--dataset', str(tmp_path / 'missing')]) == 1
     assert capsys.readouterr().err == (
-        f'vision evaluate: error: --dataset must be a VOC directory (VOCdevkit/VOC2007 or '
-        f"VOC2012), but '{tmp_path / 'missing'}' is not a directory\n")
+        "vision evaluate: error: --dataset must be 'voc07-test' or 'coco2017-val' or a VOC "
+        f"directory (VOCdevkit/VOC2007), but '{tmp_path / 'missing'}' is not a directory\n")
+    assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
+                 '--dataset', 'voc07-test', '--split', 'val']) == 1
+    assert capsys.readouterr().err == (
+        'vision evaluate: error: --split is for segmentation; a detector is evaluated on the '
+        "test split of VOC2007 (ChainerCV's protocol)\n")
+
+
+def _conftest_module(path: str):
+    """The conftest module at ``path`` under tests/vision, for its helpers (its fixtures stay
+    where they are)."""
+    spec = importlib.util.spec_from_file_location(
+        '_conftest_' + path.replace('/', '_')[:-3], pathlib.Path(__file__).parent / path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # the dataclasses of the module look it up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def tiny_ssd300(monkeypatch):
+    """Registers as ``ssd300`` a builder of the SSD tests' tiny SSD (32x32 inputs) for the 20
+    VOC classes, whose only weight is ``'voc0712'``; returns that builder. Its boxes are its
+    default boxes (no offsets), some of which cover objects of the VOC tests' images."""
+    from vision.models import _registry
+    tiny_ssd = _conftest_module('models/detection/ssd/conftest.py')._tiny_ssd
+
+    def build(pretrained_model):
+        if pretrained_model != 'voc0712':
+            raise ValueError(f'no weights {pretrained_model!r}')
+        framework.random.seed(6)  # the initializers' generator
+        model = tiny_ssd(20, seed=6)
+        for link in model.multibox.loc:
+            for param in link.params():
+                param.array[...] = 0
+        return model
+    monkeypatch.setitem(_registry._MODELS, 'ssd300', build)
+    return build
+
+
+def test_evaluate_a_detector_on_voc07_test_downloaded(tiny_ssd300, file_server, vision_home,
+                                                      monkeypatch, capsys):
+    from vision.datasets.voc import voc_utils
+    from vision.evaluations import eval_detection_voc
+    archive = _conftest_module('datasets/voc/conftest.py').build(1, '2007', test=True)
+    url = file_server.serve('/VOCtest_06-Nov-2007.tar', archive.data)
+    monkeypatch.setitem(voc_utils.resources, '2007_test',
+                        (url, ('sha256', hashlib.sha256(archive.data).hexdigest())))
+    argv = ['evaluate', '--model', 'ssd300', '--weights', 'voc0712', '--dataset', 'voc07-test',
+            '--loaderjob', '0', '--eager']
+    for _ in range(2):
+        assert main(argv) == 0
+    assert file_server.count('/VOCtest_06-Nov-2007.tar') == 1
+    # ChainerCV's protocol: the 'evaluate' preset, difficult objects, the 11-point metric.
+    examples = archive.splits['test']
+    model = tiny_ssd300('voc0712')
+    model.use_preset('evaluate')
+    result = eval_detection_voc(*model.predict([e.img for e in examples]),
+                                [e.bbox for e in examples], [e.label for e in examples],
+                                [e.difficult for e in examples], use_07_metric=True)
+    assert result['map'] > 0
+    ap = list(result['ap']) + [numpy.nan] * (20 - len(result['ap']))
+    expected = ['ssd300 (voc0712) on 2 images of voc07-test:',
+                f'  mAP (VOC2007 11-point, IoU 0.5): {100 * result["map"]:.2f} %'] + [
+        f'  {name}: {"-" if numpy.isnan(value) else f"{100 * value:.2f} %"}'
+        for name, value in zip(voc_bbox_label_names, ap)]
+    assert capsys.readouterr().out.splitlines() == expected * 2
 
 
 def _one_line_error(capsys, argv, status=1) -> str:
