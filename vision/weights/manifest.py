@@ -14,7 +14,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from vision.datasets import imagenet_label_names, shapes_label_names, voc_bbox_label_names
+from vision.datasets import (
+    coco_bbox_label_names,
+    imagenet_label_names,
+    shapes_label_names,
+    voc_bbox_label_names,
+)
 from vision.models._registry import get_model
 from vision.weights.convert import get_converter, local_npz_path
 from vision.weights.fetch import describe_source
@@ -32,6 +37,7 @@ _LABEL_NAMES = {
     'shapes': tuple(shapes_label_names),
     'face': ('face',),
     'voc': tuple(voc_bbox_label_names),
+    'coco': tuple(coco_bbox_label_names),
 }
 _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
@@ -42,8 +48,10 @@ def label_names(categories: str) -> tuple[str, ...]:
     Args:
         categories (str): ``'imagenet'`` (:data:`vision.datasets.imagenet_label_names`),
             ``'imagenet_with_background'``, ``'shapes'``
-            (:data:`vision.datasets.shapes_label_names`), ``'face'`` or ``'voc'``
-            (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC).
+            (:data:`vision.datasets.shapes_label_names`), ``'face'``, ``'voc'``
+            (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC) or
+            ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
+            COCO's detection annotations, in the order of their ids).
 
     Returns:
         tuple of str: the names, in the order of the class indices.

@@ -1,6 +1,7 @@
 """SSD (Single Shot MultiBox Detector), ChainerCV's ``chainercv.links.model.ssd``: the
 detectors :class:`SSD300` and :class:`SSD512`, and their parts."""
 
+from vision.models.detection.ssd import torchvision_ssd300  # noqa: F401  (converter)
 from vision.models.detection.ssd.gradient_scaling import GradientScaling
 from vision.models.detection.ssd.multibox import Multibox
 from vision.models.detection.ssd.multibox_coder import MultiboxCoder
