@@ -40,13 +40,19 @@ def test_imagenet_label_names():
     assert weights.label_names('imagenet_with_background')[:2] == ('background', 'tench')
 
 
+def test_coco_label_names_are_the_80_detection_categories():
+    names = weights.label_names('coco')
+    assert len(names) == len(set(names)) == 80
+    assert (names[0], names[11], names[79]) == ('person', 'stop sign', 'toothbrush')
+
+
 _PYPI = {'pypi': 'tinyweights==1.0', 'files': {'tinyweights/a.pt': 'a' * 64}}
 
 
 @pytest.mark.parametrize('change, message', [
     ({'model': 'resnet5'}, "no model is named 'resnet5'"),
     ({'converter': 'caffe'}, "no converter is named 'caffe'"),
-    ({'categories': 'coco'}, "unknown categories 'coco'"),
+    ({'categories': 'ade20k'}, "unknown categories 'ade20k'"),
     ({'n_class': 10}, "n_class is 10, but 'imagenet' has 1000 categories"),
     ({'sha256': 'abc'}, "sha256 must be 64 lowercase hexadecimal digits, but got 'abc'"),
     ({'sha256_prefix': 'XYZ12345'}, 'sha256_prefix must be 8 to 63'),
