@@ -2,7 +2,11 @@
 
 :class:`Normalization` computes ``y = gamma * (x - mean) / sqrt(var + eps) + beta`` with the
 statistics taken over some axes of ``x`` and ``gamma`` and ``beta`` broadcast against ``x``
-(they have ``x``'s number of dimensions, with size 1 along the axes they are shared over).
+(reshaped inside the node to ``param_shape``: ``x``'s number of dimensions, with size 1 along
+the axes they are shared over). The parameters enter the node as they are, not through a
+reshape node: a function whose inputs are all leaves runs last in the backward pass, which would
+hold their gradients back until the end of it (and the all-reduce of data-parallel training,
+which starts on final gradients).
 Batch normalization takes statistics over the axes where the parameters are shared; layer and
 group normalization over others. Float16 inputs are computed in float32.
 """
@@ -30,16 +34,19 @@ from framework.variable import Variable
 
 
 class Normalization(FunctionNode):
-    """``(x, gamma, beta) -> gamma * x_hat + beta``, ``x_hat`` standardized over ``axes``.
+    """``(x, gamma, beta) -> gamma * x_hat + beta``, ``x_hat`` standardized over ``axes`` and
+    the parameters (of any shape of ``prod(param_shape)`` elements) reshaped to
+    ``param_shape``.
 
     After :meth:`apply`, :attr:`stats` holds the statistics of the batch.
     """
 
     stats: Statistics | None = None
 
-    def __init__(self, axes: tuple[int, ...], eps: float):
+    def __init__(self, axes: tuple[int, ...], eps: float, param_shape: tuple[int, ...]):
         self.axes = axes
         self.eps = eps
+        self.param_shape = param_shape
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -47,26 +54,30 @@ class Normalization(FunctionNode):
         cdtype = compute_dtype(x.dtype)
         self.stats = Statistics(x, self.axes, self.eps)
         y = self.stats.release_centered()
-        y *= self.stats.inv_std * gamma.astype(cdtype, copy=False)
-        y += beta.astype(cdtype, copy=False)
+        y *= self.stats.inv_std * gamma.reshape(self.param_shape).astype(cdtype, copy=False)
+        y += beta.reshape(self.param_shape).astype(cdtype, copy=False)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
-        grads = NormalizationGrad(self.stats).apply((x, gamma, grad_outputs[0]))
+        grads = NormalizationGrad(self.stats, self.param_shape).apply(
+            (x, gamma, grad_outputs[0]))
         return tuple(grads[i] for i in indexes)
 
 
 class NormalizationGrad(FunctionNode):
-    """``(x, gamma, gy) -> (gx, ggamma, gbeta)``, the gradients of :class:`Normalization`."""
+    """``(x, gamma, gy) -> (gx, ggamma, gbeta)``, the gradients of :class:`Normalization`,
+    ``ggamma`` and ``gbeta`` of ``gamma``'s shape."""
 
-    def __init__(self, stats: Statistics):
+    def __init__(self, stats: Statistics, param_shape: tuple[int, ...]):
         self.stats = stats
+        self.param_shape = param_shape
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2))
         self.retain_outputs((0,))
-        x, gamma, gy = inputs
+        x, gamma_in, gy = inputs
+        gamma = gamma_in.reshape(self.param_shape)
         stats = self.stats
         cdtype = stats.mean.dtype
         param_axes = tuple(i for i, s in enumerate(gamma.shape) if s == 1)
@@ -89,13 +100,17 @@ class NormalizationGrad(FunctionNode):
             x_hat = stats.x_hat(x)
             ggamma = sum_of_products(gy_c, x_hat, param_axes)
             gx = stats.p(gy_c * gamma_c, x_hat)
-        return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
-                gbeta.astype(gamma.dtype, copy=False))
+        return (gx.astype(x.dtype, copy=False),
+                ggamma.astype(gamma.dtype, copy=False).reshape(gamma_in.shape),
+                gbeta.astype(gamma.dtype, copy=False).reshape(gamma_in.shape))
 
     def backward(self, indexes, grad_outputs):
-        x, gamma, gy = self.get_retained_inputs()
+        x, gamma_in, gy = self.get_retained_inputs()
         gx, = self.get_retained_outputs()
         ggx, gggamma, ggbeta = grad_outputs
+        gggamma, ggbeta = (None if g is None else reshape(g, self.param_shape)
+                           for g in (gggamma, ggbeta))
+        gamma = reshape(gamma_in, self.param_shape)
         stats = self.stats
         p_ggx = None if ggx is None else StandardizeGrad(stats).apply((x, ggx))[0]
         x_hat = None if gggamma is None else Standardize(stats).apply((x,))[0]
@@ -104,7 +119,8 @@ class NormalizationGrad(FunctionNode):
             h = None if gggamma is None else gggamma * gy
             ret.append(standardize_grad_x(stats, x, gy * gamma, ggx, gx, h))
         if 1 in indexes:
-            ret.append(None if p_ggx is None else sum_to(gy * p_ggx, gamma.shape))
+            ret.append(None if p_ggx is None else
+                       reshape(sum_to(gy * p_ggx, gamma.shape), gamma_in.shape))
         if 2 in indexes:
             terms = [t for t in (None if p_ggx is None else gamma * p_ggx,
                                  None if gggamma is None else gggamma * x_hat) if t is not None]
@@ -157,6 +173,6 @@ def apply_normalization(x, gamma, beta, axes: tuple[int, ...], param_shape: tupl
     Returns:
         The output and the node (whose ``stats`` hold the statistics).
     """
-    node = Normalization(axes, eps)
-    y, = node.apply((x, reshape(gamma, param_shape), reshape(beta, param_shape)))
+    node = Normalization(axes, eps, param_shape)
+    y, = node.apply((x, gamma, beta))
     return y, node
