@@ -39,8 +39,8 @@ def as_image(fname: str, name: str, img, n_channel: int | None = None) -> numpy.
     Raises:
         TypeError: ``img`` is not a :class:`numpy.ndarray`, or not of an integer or
             floating-point dtype.
-        ShapeError: ``img`` is not three-dimensional, does not have ``n_channel`` channels, or
-            is laid out ``(H, W, C)`` (a :class:`ValueError`).
+        ShapeError: ``img`` is not three-dimensional, does not have ``n_channel`` channels, is
+            laid out ``(H, W, C)``, or has no pixel (a :class:`ValueError`).
     """
     if not isinstance(img, numpy.ndarray):
         raise TypeError(f'{fname}: {name} must be a numpy.ndarray (C, H, W), '
@@ -54,6 +54,9 @@ def as_image(fname: str, name: str, img, n_channel: int | None = None) -> numpy.
     if n_channel is not None and img.shape[0] != n_channel:
         raise ShapeError(f'{fname}: {name} must have shape (C, H, W) with C = {n_channel}, but '
                          f'got shape {img.shape}')
+    if 0 in img.shape[1:]:
+        raise ShapeError(f'{fname}: {name} must have at least one pixel, but got shape '
+                         f'{img.shape}')
     if img.dtype.kind not in 'iuf':
         raise TypeError(f'{fname}: {name} must be an integer or floating-point array (float32, '
                         f'values 0-255), but got dtype {img.dtype}')

@@ -52,6 +52,13 @@ def test_not_an_array():
         as_image('predict', 'img', [[[0.0]]])
 
 
+@pytest.mark.parametrize('shape', [(3, 0, 5), (1, 5, 0), (3, 0, 0)])
+def test_images_without_pixels(shape):
+    with pytest.raises(ValueError, match=rf'predict: imgs\[1\] must have at least one pixel, '
+                                         rf'but got shape \({shape[0]}, {shape[1]}, '):
+        as_image('predict', 'imgs[1]', numpy.zeros(shape, numpy.float32))
+
+
 def test_small_channels_first_images_are_taken():
     for shape in [(3, 4, 3), (1, 2, 1), (4, 8, 4)]:
         assert as_image('predict', 'img', numpy.zeros(shape)).shape == shape

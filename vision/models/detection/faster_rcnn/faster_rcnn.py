@@ -109,8 +109,8 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
 
     def prepare(self, img: numpy.ndarray) -> numpy.ndarray:
         """Scales an image so that its shorter side is :attr:`min_size` unless its longer side
-        would then exceed :attr:`max_size` (then the longer side is :attr:`max_size`), and
-        subtracts the mean.
+        would then exceed :attr:`max_size` (then the longer side is :attr:`max_size`; a side
+        that would shrink below one pixel keeps one), and subtracts the mean.
 
         Args:
             img (numpy.ndarray): ``(3, H, W)`` or ``(1, H, W)`` float32, RGB 0-255 (a
@@ -124,7 +124,7 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         scale = self.min_size / min(H, W)
         if scale * max(H, W) > self.max_size:
             scale = self.max_size / max(H, W)
-        img = resize(img, (int(H * scale), int(W * scale)))
+        img = resize(img, (max(int(H * scale), 1), max(int(W * scale), 1)))
         return (img - self.mean).astype(numpy.float32, copy=False)
 
     def predict(self, imgs: Iterable[numpy.ndarray]) -> tuple[list, list, list]:

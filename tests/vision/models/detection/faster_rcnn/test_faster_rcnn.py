@@ -1,5 +1,5 @@
-"""FasterRCNN's predict on a tiny model: the contract, the presets, preparation, grayscale,
-images without detection, and hybridize()."""
+"""FasterRCNN's predict on a tiny model: the contract, the presets, preparation of images of
+any size, grayscale, images without pixels or detection, and hybridize()."""
 
 from __future__ import annotations
 
@@ -45,7 +45,11 @@ def test_detections_are_in_the_input_images_pixels(tiny_faster_rcnn):
 
 @pytest.mark.parametrize('shape, prepared', [((3, 96, 128), (3, 64, 85)),
                                              ((3, 50, 400), (3, 12, 96)),
-                                             ((1, 64, 64), (3, 64, 64))])
+                                             ((1, 64, 64), (3, 64, 64)),
+                                             ((3, 1, 1), (3, 64, 64)),
+                                             # a side that scales below one pixel keeps one
+                                             ((3, 1, 300), (3, 1, 96)),
+                                             ((1, 2000, 3), (3, 96, 1))])
 def test_prepare_scales_as_chainercv(tiny_faster_rcnn, shape, prepared):
     model = tiny_faster_rcnn()
     img = numpy.full(shape, 100, numpy.float32)
@@ -80,6 +84,12 @@ def test_no_images_give_empty_lists(tiny_faster_rcnn):
 def test_other_channel_counts_are_refused(tiny_faster_rcnn, shape):
     with pytest.raises(ValueError, match=r'imgs\[0\] must have 3 \(RGB\) or 1 \(grayscale\)'):
         tiny_faster_rcnn().predict([numpy.zeros(shape, numpy.float32)])
+
+
+@pytest.mark.parametrize('shape', [(3, 0, 32), (1, 32, 0)])
+def test_images_without_pixels_are_refused(tiny_faster_rcnn, shape):
+    with pytest.raises(ValueError, match=r'imgs\[1\] must have at least one pixel'):
+        tiny_faster_rcnn().predict([_images()[0], numpy.zeros(shape, numpy.float32)])
 
 
 def test_hybridized_predict_equals_eager(tiny_faster_rcnn):

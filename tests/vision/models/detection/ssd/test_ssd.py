@@ -91,7 +91,22 @@ def test_no_images_give_empty_lists(tiny_ssd):
     assert tiny_ssd().predict([]) == ([], [], [])
 
 
-@pytest.mark.parametrize('shape', [(4, 20, 20), (2, 20, 20), (20, 20)])
+@pytest.mark.parametrize('shape', [(3, 1, 1), (3, 1, 300), (1, 2000, 3)])
+def test_images_of_any_size_are_detected_in_their_pixels(tiny_ssd, shape):
+    model = tiny_ssd()
+    model.use_preset('evaluate')
+    img = numpy.full(shape, 100, numpy.float32)
+    (bbox,), (label,), (score,) = model.predict([img])
+    square = numpy.full((3, 32, 32), 100, numpy.float32)
+    (bbox32,), (label32,), (score32,) = model.predict([square])
+    scale = numpy.array(shape[1:] * 2, numpy.float32) / 32
+    assert len(bbox) > 0 and bbox.dtype == numpy.float32
+    numpy.testing.assert_allclose(bbox, bbox32 * scale, rtol=1e-5, atol=1e-4)
+    numpy.testing.assert_array_equal(label, label32)
+    numpy.testing.assert_allclose(score, score32, rtol=1e-5)
+
+
+@pytest.mark.parametrize('shape', [(4, 20, 20), (2, 20, 20), (20, 20), (3, 0, 20), (1, 20, 0)])
 def test_bad_images_are_refused(tiny_ssd, shape):
     with pytest.raises(ValueError, match=r'imgs\[0\]'):
         tiny_ssd().predict([numpy.zeros(shape, numpy.float32)])

@@ -140,10 +140,12 @@ def test_a_file_without_an_ssd_head_is_refused(tmp_path):
         SSD300(n_fg_class=3, pretrained_model=path)
 
 
-def test_n_fg_class_contradicting_the_voc_weights_is_refused():
-    with pytest.raises(ValueError, match=r"SSD300: n_fg_class=5 contradicts the weights "
-                                         r"'voc0712' .*which detect 20 foreground classes"):
-        SSD300(n_fg_class=5, pretrained_model='voc0712')
+@pytest.mark.parametrize('cls', [SSD300, SSD512])
+def test_n_fg_class_contradicting_the_voc_weights_is_refused(cls):
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: n_fg_class=5 contradicts the "
+                                         r"weights 'voc0712' .*which detect 20 foreground "
+                                         r"classes"):
+        cls(n_fg_class=5, pretrained_model='voc0712')
 
 
 def test_unknown_weights_are_refused():
