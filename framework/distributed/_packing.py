@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy
 
-from framework import backend
+from framework import backend, resources
 
 
 def transport_dtype(dtype) -> numpy.dtype:
@@ -39,13 +39,16 @@ def pack(arrays) -> list[tuple[object, list]]:
 
     Returns:
         list: ``(buffer, members)`` pairs: ``buffer`` a 1-d array of the device holding the
-        ``members`` (the arrays of that transport dtype) one after the other.
+        ``members`` (the arrays of that transport dtype) one after the other, in workspace of
+        the device's memory pool (whose blocks are reused from call to call rather than fresh
+        memory that the system must map and zero each time).
     """
     packed = []
     for members in group(arrays):
-        xp = backend.get_array_module(members[0])
-        buffer = xp.empty(sum(member.size for member in members),
-                          dtype=transport_dtype(members[0].dtype))
+        dtype = transport_dtype(members[0].dtype)
+        size = sum(member.size for member in members)
+        buffer = resources.request_workspace(backend.get_device_from_array(members[0]),
+                                             size * dtype.itemsize).view(dtype)
         offset = 0
         for member in members:
             buffer[offset:offset + member.size] = member.ravel()
@@ -54,16 +57,23 @@ def pack(arrays) -> list[tuple[object, list]]:
     return packed
 
 
-def unpack(packed) -> None:
+def unpack(packed, divisor=None) -> None:
     """Copies the buffers made by :func:`pack` back into their member arrays, in place.
 
     Args:
         packed: the pairs returned by :func:`pack`, whose buffers may have been changed.
+        divisor: when given, each member gets its part of the buffer divided by it (in the
+            same pass as the copy: a mean from a sum costs no pass of its own).
     """
     for buffer, members in packed:
+        xp = backend.get_array_module(buffer)
         offset = 0
         for member in members:
-            member[...] = buffer[offset:offset + member.size].reshape(member.shape)
+            part = buffer[offset:offset + member.size].reshape(member.shape)
+            if divisor is None:
+                member[...] = part
+            else:
+                xp.divide(part, divisor, out=member, casting='unsafe')
             offset += member.size
 
 

@@ -21,8 +21,7 @@ class FlatCommunicator(MpiCommunicatorBase):
         packed = _packing.pack(arrays)
         for buffer, _ in packed:
             self._sum(buffer)
-            buffer /= self.size
-        _packing.unpack(packed)
+        _packing.unpack(packed, divisor=self.size)
 
     def _sum(self, buffer) -> None:
         """Replaces ``buffer`` by its element-wise sum over the processes."""

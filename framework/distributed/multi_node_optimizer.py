@@ -154,9 +154,8 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         requests, buffers = previous
         import_mpi('create_multi_node_optimizer').Request.Waitall(requests)
         for buffer, members in zip(buffers, _packing.group(grads)):
-            buffer /= self.communicator.size
             xp = backend.get_array_module(members[0])
-            _packing.unpack([(xp.asarray(buffer), members)])
+            _packing.unpack([(xp.asarray(buffer), members)], divisor=self.communicator.size)
         self.actual_optimizer.update()
 
     def _start_sum(self, grads) -> tuple[list, list]:

@@ -63,5 +63,4 @@ class PureNcclCommunicator(MpiCommunicatorBase):
             self._nccl_comm.allReduce(buffer.data.ptr, buffer.data.ptr, buffer.size,
                                       self._nccl_dtypes[buffer.dtype], self._nccl.NCCL_SUM,
                                       stream.ptr)
-            buffer /= self.size
-        _packing.unpack(packed)
+        _packing.unpack(packed, divisor=self.size)
