@@ -155,8 +155,9 @@ def _list(args) -> None:
                   f'{digest or "not published"}; converter {spec.converter})')
             print(f'    input: {pre.channel_order}, mean {list(pre.mean)}, std '
                   f'{list(pre.std) if pre.std else None} (values 0-{pre.value_range:g}), resize '
-                  f'{pre.resize}, {pre.crop} crop {pre.crop_size}; {spec.n_class} classes '
-                  f'({spec.categories})')
+                  f'{pre.resize}, {pre.crop} crop {pre.crop_size}; ' +
+                  (f'{spec.n_class} classes ({spec.categories})' if spec.n_class is not None
+                   else 'no classes (the weights of an extractor)'))
             for s in spec.scores:
                 print(f'    {s["metric"]} {s["value"]}{s.get("unit", "")}: {s["protocol"]}; '
                       f'{s["dataset"]}; {s["reference"]}')

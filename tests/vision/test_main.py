@@ -45,6 +45,15 @@ def test_list_verbose(capsys):
     assert "no model is named 'alexnet'" in capsys.readouterr().err
 
 
+def test_list_verbose_says_when_weights_fix_no_classes(capsys, weights_manifest, weight_row):
+    weights_manifest([weight_row(), weight_row(name='extractor', n_class=None,
+                                               categories=None)])
+    assert main(['list', '-v']) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if 'input: ' in line]
+    assert lines[0].endswith('; 1000 classes (imagenet)')
+    assert lines[1].endswith('; no classes (the weights of an extractor)')
+
+
 @pytest.fixture
 def served_tiny(file_server, vision_home, weights_manifest, weight_row, tiny_classifier):
     """The tiny classifier's weights, served and listed as ``demo``; returns the model and a

@@ -97,8 +97,10 @@ def prepare_pretrained_model(model: str | None, pretrained_model: str | os.PathL
             given = {k: v for k, v in param.items() if v is not None}
             spec = select_weight(model, path, given, default)
             converter = get_converter(spec.converter)
-            fixed = {**converter.model_kwargs, **spec.model_kwargs, 'n_class': spec.n_class,
+            fixed = {**converter.model_kwargs, **spec.model_kwargs,
                      'mean': spec.preprocessing.model_mean()}
+            if spec.n_class is not None:  # not the weights of an extractor
+                fixed['n_class'] = spec.n_class
             pretrained = Pretrained(spec=spec)
         for key, value in fixed.items():
             if param.get(key) is None:

@@ -77,15 +77,16 @@ class WeightSpec:
     sha256: str | None
     sha256_prefix: str | None
     converter: str
-    n_class: int
-    categories: str
+    n_class: int | None
+    categories: str | None
     preprocessing: Preprocessing
     licence: str
     scores: tuple[Mapping[str, Any], ...]
 
     @property
-    def label_names(self) -> tuple[str, ...]:
-        return label_names(self.categories)
+    def label_names(self) -> tuple[str, ...] | None:
+        """The names of the classes; None for the weights of an extractor."""
+        return None if self.categories is None else label_names(self.categories)
 
     def describe(self) -> str:
         """``resnet50/imagenet (arch='he')``."""
@@ -148,16 +149,19 @@ def _parse_row(path: str, index: int, row: Any) -> WeightSpec:
     if missing:
         raise fail(f'missing fields {missing}')
     sha256, prefix = row.get('sha256'), row.get('sha256_prefix')
+    if (row['n_class'] is None) != (row['categories'] is None):
+        raise fail('n_class and categories must both be null (the weights of an extractor, '
+                   'without a classifier) or neither')
     try:
         get_model(row['model'])
         get_converter(row['converter'])
-        names = label_names(row['categories'])
+        names = None if row['categories'] is None else label_names(row['categories'])
         preprocessing = Preprocessing(**{k: tuple(v) if isinstance(v, list) else v
                                          for k, v in row['preprocessing'].items()})
         _check_source(row['source'], sha256, prefix)
     except (ValueError, TypeError) as e:
         raise fail(str(e)) from None
-    if row['n_class'] != len(names):
+    if names is not None and row['n_class'] != len(names):
         raise fail(f'n_class is {row["n_class"]}, but {row["categories"]!r} has {len(names)} '
                    'categories')
     if sha256 is not None and not _is_hex(sha256, 64, 64):

@@ -15,7 +15,8 @@ def test_the_manifest_is_valid():
     assert models == {name for name in list_models() if not name.endswith('_for_tests')}
     for spec in specs:
         assert spec.scores and spec.licence
-        assert spec.n_class == len(spec.label_names)
+        assert (spec.label_names is None if spec.n_class is None
+                else spec.n_class == len(spec.label_names))
         if spec.converter.startswith('torchvision'):
             # torchvision names its files by the first digits of their sha256.
             assert spec.source['url'].endswith(f'-{spec.sha256_prefix}.pth')
@@ -81,3 +82,21 @@ def test_duplicate_rows_are_refused(tmp_path, weight_row):
     path.write_text(json.dumps({'format_version': 1, 'weights': [weight_row(), weight_row()]}))
     with pytest.raises(ValueError, match='rows 0 and 1 are both tiny_classifier_for_tests/demo'):
         weights.load_manifest(path)
+
+
+def test_the_weights_of_an_extractor_fix_no_classes(tmp_path, weight_row, weights_manifest):
+    weights_manifest([weight_row(n_class=None, categories=None)])
+    spec = weights.get_weight('tiny_classifier_for_tests', 'demo')
+    assert spec.n_class is None and spec.label_names is None
+    for n_class in (7, None):
+        param, pretrained = weights.prepare_pretrained_model(
+            'tiny_classifier_for_tests', 'demo', {'n_class': n_class, 'mean': None},
+            {'n_class': 5})
+        assert param['n_class'] == (n_class or 5) and pretrained.spec == spec
+    for change in ({'n_class': None}, {'categories': None}):
+        path = tmp_path / 'manifest.json'
+        path.write_text(json.dumps({'format_version': 1, 'weights': [weight_row(**change)]}))
+        with pytest.raises(ValueError, match=r'row 0 .*: n_class and categories must both be '
+                                             r'null \(the weights of an extractor, without a '
+                                             r'classifier\) or neither'):
+            weights.load_manifest(path)
