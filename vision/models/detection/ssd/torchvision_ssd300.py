@@ -17,6 +17,16 @@ of its head, which the conversion rearranges:
   in the order of their ids (:data:`vision.datasets.coco_bbox_label_names`). The ten are
   dropped: the softmax over the 81 equals torchvision's over the 91 where the ten score
   nothing, as a trained head makes them.
+
+Where the outputs still differ from torchvision's (``tests/vision/models/detection/ssd/
+test_torchvision_ssd300.py`` measures it on weights made by the rule): scores gain the share
+of the ten dropped classes (none for a trained head, whose unused classes score nothing);
+torchvision keeps scores above ``score_thresh`` and suppresses boxes whose IoU is above
+``nms_thresh``, ChainerCV at or above (the same but for exact ties); ``norm4`` divides by
+``norm + 1e-5``, torchvision by ``max(norm, 1e-12)`` (a relative difference of ``1e-5 /
+norm``); default boxes, resizing and decoding are computed here in float64 and by other
+formulas (boxes within 1e-4 px, the prepared input within 1e-2 of 255); detections come
+ordered by label then score (ChainerCV's order), torchvision's by score.
 """
 
 from __future__ import annotations
