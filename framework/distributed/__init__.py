@@ -13,7 +13,10 @@ model and a part of the data::
   ``'pure_nccl'`` (GPU); ranks, collectives on arrays and objects, ``bcast_data``,
   ``multi_node_mean_grad`` (:class:`MpiCommunicatorBase`).
 - :func:`create_multi_node_optimizer`, :func:`scatter_dataset`,
-  :func:`create_multi_node_evaluator`, :func:`create_multi_node_iterator`.
+  :func:`create_multi_node_evaluator`, :func:`create_multi_node_iterator`. The optimizer
+  averages the gradients in buckets pushed to the dependency engine as backprop finishes them
+  (:mod:`~framework.distributed.gradient_buckets`), so that the all-reduce overlaps the rest
+  of the backward pass.
 - :class:`MultiNodeBatchNormalization` (statistics over every process's batch), built on the
   differentiable :func:`allreduce_sum`; :func:`create_mnbn_model` swaps it into a model.
 - :mod:`global_except_hook`: an exception on one process aborts the job instead of leaving
