@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy
 
+from framework import backend
+from framework.testing.emulated_device import EmulatedArray
 from vision.models.detection.faster_rcnn.utils import (
     enumerate_shifted_anchor,
     generate_anchor_base,
@@ -42,3 +44,21 @@ def test_shifted_anchors_are_cell_major():
     # anchor a of cell (y, x) is row (y * 3 + x) * 2 + a
     numpy.testing.assert_array_equal(anchor[(1 * 3 + 2) * 2 + 1], base[1] + [16, 32, 16, 32])
     numpy.testing.assert_array_equal(anchor[:2], base)
+
+
+def test_anchors_depend_on_the_values_of_ratios_and_scales_not_their_dtype():
+    # Computed in float64 and rounded once to float32: float32 ratios and scales give the
+    # anchors of the same values in float64 (float32 arithmetic would differ in the last bits).
+    ratios, scales = numpy.float32([0.3, 0.7, 3]), numpy.float32([1.1, 3.3, 7.7])
+    expected = generate_anchor_base(7, ratios.astype(numpy.float64), scales.astype(numpy.float64))
+    numpy.testing.assert_array_equal(generate_anchor_base(7, ratios, scales), expected)
+    numpy.testing.assert_array_equal(generate_anchor_base(7, ratios.tolist(), scales), expected)
+    numpy.testing.assert_array_equal(generate_anchor_base(7, ratios, scales.tolist()), expected)
+
+
+def test_shifted_anchors_stay_on_the_device_of_the_base():
+    base = generate_anchor_base(ratios=(1,), anchor_scales=(1, 2))
+    anchor = enumerate_shifted_anchor(backend.to_device('@emulated', base), 16, 2, 3)
+    assert isinstance(anchor, EmulatedArray) and anchor.dtype == numpy.float32
+    numpy.testing.assert_array_equal(backend.to_cpu(anchor),
+                                     enumerate_shifted_anchor(base, 16, 2, 3))

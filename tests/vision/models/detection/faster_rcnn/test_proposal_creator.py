@@ -64,3 +64,53 @@ def test_offsets_move_the_anchors():
     with framework.using_config('train', False):
         roi = ProposalCreator()(loc, numpy.ones(1, numpy.float32), anchor, (100, 100))
     numpy.testing.assert_allclose(roi, [[20, 0, 40, 40]], atol=1e-5)
+
+
+def test_chainercvs_defaults():
+    creator = ProposalCreator()
+    assert (creator.nms_thresh, creator.n_train_pre_nms, creator.n_train_post_nms,
+            creator.n_test_pre_nms, creator.n_test_post_nms, creator.force_cpu_nms,
+            creator.min_size) == (0.7, 12000, 2000, 6000, 300, False, 16)
+    assert ProposalCreator(force_cpu_nms=True).force_cpu_nms is True
+
+
+def test_boxes_are_clipped_on_every_side():
+    anchor = numpy.array([[-5, -7, 20, 30], [80, 90, 130, 140]], numpy.float32)
+    score = numpy.array([2, 1], numpy.float32)
+    with framework.using_config('train', False):
+        roi = ProposalCreator(min_size=1)(numpy.zeros_like(anchor), score, anchor, (100, 120))
+    numpy.testing.assert_array_equal(roi, [[0, 0, 20, 30], [80, 90, 100, 120]])
+
+
+def test_both_sides_must_reach_min_size_which_is_included():
+    # Away from the origin, so that a sum of the corners would not pass for a side.
+    anchor = numpy.array([[50, 50, 58, 58],      # 8 x 8: kept (sides exactly min_size)
+                          [50, 70, 57.9, 90],    # 7.9 high: dropped
+                          [70, 50, 90, 57.9],    # 7.9 wide: dropped
+                          [70, 70, 90, 90]], numpy.float32)
+    score = numpy.array([4, 3, 2, 1], numpy.float32)
+    with framework.using_config('train', False):
+        roi = ProposalCreator(min_size=4)(numpy.zeros_like(anchor), score, anchor, (200, 200),
+                                          scale=2.)
+    numpy.testing.assert_array_equal(roi, anchor[[0, 3]])
+
+
+def test_tied_scores_keep_the_order_of_the_anchors():
+    anchor, _, loc = _grid(n=10)
+    score = numpy.repeat(numpy.float32([1, 3, 2, 3]), 25)
+    with framework.using_config('train', False):
+        roi = ProposalCreator(n_test_pre_nms=0, n_test_post_nms=0)(loc, score, anchor,
+                                                                   (300, 300))
+    order = numpy.concatenate((numpy.arange(25, 50), numpy.arange(75, 100),
+                               numpy.arange(50, 75), numpy.arange(25)))
+    numpy.testing.assert_array_equal(roi, anchor[order])
+
+
+def test_one_box_before_or_after_suppression():
+    anchor, score, loc = _grid(n=4)
+    best = anchor[numpy.argmax(score)][None]
+    with framework.using_config('train', False):
+        for pre, post in ((1, 0), (0, 1), (1, 1)):
+            roi = ProposalCreator(n_test_pre_nms=pre, n_test_post_nms=post)(
+                loc, score, anchor, (300, 300))
+            numpy.testing.assert_array_equal(roi, best)

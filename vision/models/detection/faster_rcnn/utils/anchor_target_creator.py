@@ -55,7 +55,7 @@ class AnchorTargetCreator:
         Raises:
             ValueError: ``bbox`` holds no box.
         """
-        xp = backend.get_array_module(bbox, anchor)
+        xp = backend.get_array_module(bbox)
         bbox, anchor = backend.to_cpu(bbox), backend.to_cpu(anchor)
         if len(bbox) == 0:
             raise ValueError('AnchorTargetCreator: bbox must hold at least one box, but got '

@@ -25,7 +25,7 @@ def loc2bbox(src_bbox, loc):
     """
     xp = backend.get_array_module(src_bbox, loc)
     if src_bbox.shape[0] == 0:
-        return xp.zeros((0, 4), dtype=loc.dtype)
+        return xp.zeros((0, loc.shape[1]), dtype=loc.dtype)
     src_bbox = src_bbox.astype(loc.dtype, copy=False)
     src_height = src_bbox[:, 2:3] - src_bbox[:, 0:1]
     src_width = src_bbox[:, 3:4] - src_bbox[:, 1:2]

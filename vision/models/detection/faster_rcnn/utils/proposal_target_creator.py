@@ -64,7 +64,7 @@ class ProposalTargetCreator:
         Raises:
             ValueError: ``bbox`` holds no box, or ``label`` does not match it.
         """
-        xp = backend.get_array_module(roi, bbox, label)
+        xp = backend.get_array_module(roi)
         roi, bbox, label = backend.to_cpu(roi), backend.to_cpu(bbox), backend.to_cpu(label)
         if len(bbox) == 0:
             raise ValueError('ProposalTargetCreator: bbox must hold at least one box, but got '
