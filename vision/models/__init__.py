@@ -1,6 +1,6 @@
 """The model zoo: models by name (:func:`get_model`, :func:`list_models`), each family in its
-subpackage (``classification``...), with pretrained weights from ``weights_manifest.json``
-(:mod:`vision.weights`)."""
+subpackage (``classification``, ``detection``, ``segmentation``), with pretrained weights from
+``weights_manifest.json`` (:mod:`vision.weights`)."""
 
 from vision.models._registry import get_model, list_models, register_model
 from vision.models.classification import (
@@ -18,10 +18,13 @@ from vision.models.classification import (
     SEResNeXt101,
 )
 from vision.models.detection import MTCNN, SSD300, SSD512, FasterRCNNVGG16
+from vision.models.segmentation import PixelwiseSoftmaxClassifier, SegNetBasic
 
 __all__ = [
     'FasterRCNNVGG16',
-    'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'ResNet101', 'ResNet14', 'ResNet152', 'ResNet50',
+    'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'PixelwiseSoftmaxClassifier', 'ResNet101',
+    'ResNet14', 'ResNet152', 'ResNet50',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'SSD300', 'SSD512',
+    'SegNetBasic',
     'VGG16', 'get_model', 'list_models', 'register_model',
 ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.datasets import (
+    camvid_label_names,
     coco_bbox_label_names,
     imagenet_label_names,
     shapes_label_names,
@@ -38,6 +39,7 @@ _LABEL_NAMES = {
     'face': ('face',),
     'voc': tuple(voc_bbox_label_names),
     'coco': tuple(coco_bbox_label_names),
+    'camvid': tuple(camvid_label_names),
 }
 _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
@@ -49,9 +51,11 @@ def label_names(categories: str) -> tuple[str, ...]:
         categories (str): ``'imagenet'`` (:data:`vision.datasets.imagenet_label_names`),
             ``'imagenet_with_background'``, ``'shapes'``
             (:data:`vision.datasets.shapes_label_names`), ``'face'``, ``'voc'``
-            (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC) or
+            (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC),
             ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
-            COCO's detection annotations, in the order of their ids).
+            COCO's detection annotations, in the order of their ids) or ``'camvid'``
+            (:data:`vision.datasets.camvid_label_names`, the 11 classes of CamVid as SegNet's
+            tutorial labels them).
 
     Returns:
         tuple of str: the names, in the order of the class indices.

@@ -35,6 +35,7 @@ SMALL = {
     'se_resnet152': ({'n_class': 5, 'base_channels': 8}, 5),
     'se_resnext50': ({'n_class': 5, 'base_channels': 32}, 5),
     'se_resnext101': ({'n_class': 5, 'base_channels': 32}, 5),
+    'segnet_basic': ({'n_class': 4, 'base_channels': 4}, 4),
     # random SSDs: with these class counts few boxes pass 'visualize' (none for SSD512), so
     # that near-tied scores cannot swap the order between runs; 'evaluate' gives thousands
     'ssd300': ({'n_fg_class': 6}, 6),
@@ -49,8 +50,8 @@ SMALL = {
 
 # Models whose small build still takes more than a few seconds to predict.
 SLOW = {'faster_rcnn_vgg16',
-        'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'ssd300', 'ssd512',
-        'vgg16'}
+        'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'segnet_basic', 'ssd300',
+        'ssd512', 'vgg16'}
 
 CONTRACTS = {
     'classification': assert_is_classification_link,

@@ -1,0 +1,88 @@
+"""Resolving a semantic segmentation model's ``pretrained_model``: the number of classes its
+weights fix, checked against the one given, and the weights to load."""
+
+from __future__ import annotations
+
+import os
+
+import numpy
+
+from vision.weights import Pretrained, file_kind, get_weight, prepare_pretrained_model
+
+
+def npz_array_shape(path: str, key: str) -> tuple[str, tuple[int, ...]] | None:
+    """Where an array of an NPZ file in Chainer's layout is, and its shape.
+
+    Args:
+        path (str): the file.
+        key (str): the array's key in the model, e.g. ``'conv_classifier/W'``; it is looked
+            for at the root and under any prefix (``'predictor/'`` in a train chain's file,
+            ``'updater/model:main/predictor/'`` in a trainer's snapshot), the shortest first.
+
+    Returns:
+        tuple or None: the prefix (``''`` at the root) and the array's shape; None when the
+        file holds no such array.
+
+    Raises:
+        ValueError: the file is not an NPZ file (a PyTorch checkpoint).
+    """
+    if file_kind(path) != 'npz':
+        raise ValueError(f'{path} must be an NPZ file in Chainer\'s layout, but it is a PyTorch '
+                         'checkpoint')
+    with numpy.load(path) as npz:
+        keys = sorted((k for k in npz.files if k == key or k.endswith('/' + key)), key=len)
+        if not keys:
+            return None
+        return keys[0][:-len(key)], tuple(npz[keys[0]].shape)
+
+
+def prepare_segmentation_weights(model: str, n_class: int | None,
+                                 pretrained_model: str | os.PathLike | None, classifier: str
+                                 ) -> tuple[int, tuple[int, ...] | None, Pretrained | None]:
+    """The number of classes, as given or as the weights fix it, and the weights to load.
+
+    Weights by name fix ``n_class`` by their manifest row; an NPZ file by the first axis of
+    its classifier's filter.
+
+    Args:
+        model (str): the registered model, named by the errors.
+        n_class (int or None): the number of classes given.
+        pretrained_model (str, path or None): a weight's name, an NPZ file, or None.
+        classifier (str): the key of the filter of the last convolution (its output channels
+            are the classes), e.g. ``'conv_classifier/W'``.
+
+    Returns:
+        tuple: the number of classes; the shape of the classifier's filter in the file given
+        by path (None otherwise), from which a model reads its width; a
+        :class:`vision.weights.Pretrained` (None without weights), whose ``load(model)``
+        loads them.
+
+    Raises:
+        ValueError: neither gives ``n_class``, it is not a positive int, the weights are
+            unknown, the file is not an NPZ file of the model, or ``n_class`` contradicts the
+            weights (the message names both).
+    """
+    if n_class is not None and (isinstance(n_class, bool)
+                                or not isinstance(n_class, (int, numpy.integer)) or n_class < 1):
+        raise ValueError(f'{model}: n_class must be a positive int, but got {n_class!r}')
+    if not pretrained_model:
+        if n_class is None:
+            raise ValueError(f'{model}: n_class must be given when pretrained_model is None')
+        return int(n_class), None, None
+    path = os.fspath(pretrained_model)
+    shape = None
+    if os.path.isfile(path):
+        found = npz_array_shape(path, classifier)
+        if found is None:
+            raise ValueError(f'{model}: the NPZ file {path} holds no {classifier!r} (under any '
+                             f'path): it is not a {model}')
+        shape = found[1]
+        fixed, source = shape[0], f'the file {path}'
+    else:
+        fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
+    if n_class is not None and n_class != fixed:
+        raise ValueError(f'{model}: n_class={n_class} contradicts {source}, made for {fixed} '
+                         f'classes: leave n_class out or pass n_class={fixed}')
+    _, pretrained = prepare_pretrained_model(model, path, {'n_class': fixed, 'mean': None},
+                                             {'mean': None})
+    return fixed, shape, pretrained
