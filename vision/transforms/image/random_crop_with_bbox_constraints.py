@@ -10,14 +10,21 @@ from vision.transforms._checks import check_image, check_rng
 _CONSTRAINTS = ((0.1, None), (0.3, None), (0.5, None), (0.7, None), (0.9, None), (None, 1))
 
 
-def _iou_with(bbox: numpy.ndarray, crop: tuple[int, int, int, int]) -> numpy.ndarray:
-    """The IoU of each box ``(R, 4)`` with one crop ``(top, left, bottom, right)``."""
-    top_left = numpy.maximum(bbox[:, :2], crop[:2])
-    bottom_right = numpy.minimum(bbox[:, 2:], crop[2:])
-    inter = numpy.prod(numpy.clip(bottom_right - top_left, 0, None), axis=1)
-    area = numpy.prod(bbox[:, 2:] - bbox[:, :2], axis=1)
-    crop_area = (crop[2] - crop[0]) * (crop[3] - crop[1])
-    return inter / (area + crop_area - inter)
+def _iou_with(bbox: list, crop: tuple[int, int, int, int]) -> list[float]:
+    """The IoU of each box ``(y_min, x_min, y_max, x_max)`` with one crop ``(top, left,
+    bottom, right)``; NaN where both have no area (as NumPy's ``0 / 0``).
+
+    Python's floats rather than NumPy's arrays: a sampling tries up to 300 crops on a few
+    boxes, where the calls to NumPy cost a hundred times the arithmetic."""
+    top, left, bottom, right = crop
+    crop_area = (bottom - top) * (right - left)
+    ious = []
+    for y_min, x_min, y_max, x_max in bbox:
+        inter = (max(min(y_max, bottom) - max(y_min, top), 0)
+                 * max(min(x_max, right) - max(x_min, left), 0))
+        union = (y_max - y_min) * (x_max - x_min) + crop_area - inter
+        ious.append(inter / union if union else float('nan'))
+    return ious
 
 
 def random_crop_with_bbox_constraints(
@@ -78,6 +85,7 @@ def random_crop_with_bbox_constraints(
     params = [{'constraint': None, 'y_slice': slice(0, H), 'x_slice': slice(0, W)}]
     if len(bbox) == 0:
         constraints = ()
+    boxes = bbox.tolist()
     for min_iou, max_iou in constraints:
         min_iou = 0 if min_iou is None else min_iou
         max_iou = 1 if max_iou is None else max_iou
@@ -89,8 +97,9 @@ def random_crop_with_bbox_constraints(
             crop_w = int(W * scale * numpy.sqrt(aspect_ratio))
             top = _random.randint(rng, 0, max(H - crop_h - 1, 0))
             left = _random.randint(rng, 0, max(W - crop_w - 1, 0))
-            iou = _iou_with(bbox, (top, left, top + crop_h, left + crop_w))
-            if min_iou <= iou.min() and iou.max() <= max_iou:
+            iou = _iou_with(boxes, (top, left, top + crop_h, left + crop_w))
+            # False for a NaN, as NumPy's min and max of the IoUs would then be.
+            if all(min_iou <= value <= max_iou for value in iou):
                 params.append({'constraint': (min_iou, max_iou),
                                'y_slice': slice(top, top + crop_h),
                                'x_slice': slice(left, left + crop_w)})
