@@ -18,6 +18,10 @@ _IMAGENET_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
 # The bias of the first score convolution: its length is the classes (background included)
 # times the default boxes of a pixel of the first feature map.
 _CONF_BIAS = 'multibox/conf/0/b'
+# The bias of the first convolution: its length is the width of the extractor.
+_CONV1_1_BIAS = 'extractor/conv1_1/b'
+# The width of the paper's network (VGG16's base_channels).
+_BASE_CHANNELS = 64
 
 
 class _SSDVGG16(SSD):
@@ -30,20 +34,23 @@ class _SSDVGG16(SSD):
     weight_spec = None
 
     def __init__(self, n_fg_class: int | None = None,
-                 pretrained_model: str | os.PathLike | None = None):
-        n_fg_class, path, prefix = self._resolve(n_fg_class, pretrained_model)
-        extractor = self._extractor()
-        channels = (512, 1024) + tuple(out for _, _, out, *_ in extractor._EXTRAS)
+                 pretrained_model: str | os.PathLike | None = None,
+                 base_channels: int | None = None):
+        n_fg_class, base_channels, path, prefix = self._resolve(n_fg_class, pretrained_model,
+                                                                base_channels)
+        extractor = self._extractor(base_channels)
         super().__init__(
             extractor=extractor,
-            multibox=Multibox(n_fg_class + 1, self._aspect_ratios, in_channels=channels),
+            multibox=Multibox(n_fg_class + 1, self._aspect_ratios,
+                              in_channels=extractor.channels),
             steps=self._steps, sizes=self._sizes, mean=_IMAGENET_MEAN)
         if path is not None:
             load_npz(path, self, path=prefix)
 
-    def _resolve(self, n_fg_class, pretrained_model) -> tuple[int, str | None, str]:
-        """``n_fg_class`` checked against the weights, the NPZ file to load (None) and the
-        path of the model inside it."""
+    def _resolve(self, n_fg_class, pretrained_model, base_channels
+                 ) -> tuple[int, int, str | None, str]:
+        """``n_fg_class`` and ``base_channels`` checked against the weights, the NPZ file to
+        load (None) and the path of the model inside it."""
         name = type(self).__name__
         if n_fg_class is not None and (not isinstance(n_fg_class, (int, numpy.integer))
                                        or isinstance(n_fg_class, bool) or n_fg_class < 1):
@@ -53,27 +60,33 @@ class _SSDVGG16(SSD):
             if n_fg_class is None:
                 raise ValueError(f'{name}: n_fg_class must be given when pretrained_model is '
                                  'None')
-            return int(n_fg_class), None, ''
+            return int(n_fg_class), base_channels or _BASE_CHANNELS, None, ''
         path = os.fspath(pretrained_model)
         spec, prefix = None, ''
         if os.path.isfile(path):
-            prefix, fixed = self._npz_head(path)
+            prefix, fixed, fixed_base = self._npz_head(path)
             source = f'the file {path}'
         else:
             spec = get_weight(self.model_name, path)
             fixed, source = spec.n_class, f'the weights {path!r} ({spec.describe()})'
+            fixed_base = spec.model_kwargs.get('base_channels', _BASE_CHANNELS)
         if n_fg_class is not None and fixed != n_fg_class:
             raise ValueError(f'{name}: n_fg_class={n_fg_class} contradicts {source}, which '
                              f'detect {fixed} foreground classes: leave n_fg_class out or '
                              f'pass n_fg_class={fixed}')
+        if base_channels is not None and fixed_base != base_channels:
+            raise ValueError(f'{name}: base_channels={base_channels} contradicts {source}, '
+                             f'whose conv1_1 has {fixed_base} channels: leave base_channels '
+                             f'out or pass base_channels={fixed_base}')
         if spec is not None:
             self.weight_spec = spec
             path = spec.local_path()
-        return fixed, path, prefix
+        return fixed, fixed_base, path, prefix
 
-    def _npz_head(self, path: str) -> tuple[str, int]:
+    def _npz_head(self, path: str) -> tuple[str, int, int]:
         """The path of the model in an NPZ file (``''``, or e.g. ``'model/'`` in a train
-        chain's file) and the foreground classes of its head.
+        chain's file), the foreground classes of its head and the channels of its
+        ``conv1_1``.
 
         Raises:
             ValueError: the file is not an NPZ file, or holds no SSD head.
@@ -88,8 +101,12 @@ class _SSDVGG16(SSD):
             if not keys:
                 raise ValueError(f'{name}: the NPZ file {path} holds no SSD head (no key '
                                  f'{_CONF_BIAS!r}, under any path)')
+            prefix = keys[0][:-len(_CONF_BIAS)]
             n_class = npz[keys[0]].shape[0] // (2 * (len(self._aspect_ratios[0]) + 1))
-        return keys[0][:-len(_CONF_BIAS)], n_class - 1
+            conv1_1 = prefix + _CONV1_1_BIAS
+            base_channels = (npz[conv1_1].shape[0] if conv1_1 in npz.files
+                             else _BASE_CHANNELS)
+        return prefix, n_class - 1, base_channels
 
 
 @register_model('ssd300')
@@ -109,14 +126,16 @@ class SSD300(_SSDVGG16):
     Args:
         n_fg_class (int or None): the number of foreground classes.
         pretrained_model (str, path or None): see above.
+        base_channels (int or None): the width of the extractor (:class:`VGG16`); the
+            weights fix it (an NPZ file by its ``conv1_1``), else 64, the paper's.
 
     Attributes:
         weight_spec (vision.weights.WeightSpec or None): the manifest row of weights loaded
             by name.
 
     Raises:
-        ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
-            both).
+        ValueError: ``n_fg_class`` is missing, or it or ``base_channels`` contradicts the
+            weights (the message names both).
     """
 
     _extractor = VGG16Extractor300

@@ -3,6 +3,8 @@ extractors, for 300x300 and 512x512 inputs."""
 
 from __future__ import annotations
 
+import numpy
+
 import framework.functions as F
 import framework.links as L
 from framework import initializers
@@ -28,22 +30,45 @@ class VGG16(Chain):
 
     Returns two feature maps: ``norm4`` of ``conv4_3`` and ``conv7``. The convolutions are
     initialized as Chainer's (LeCunNormal); a pretrained model replaces them.
+
+    Args:
+        base_channels (int): the channels of ``conv1_*``, which every layer follows: a layer
+            of ``c`` channels in the paper has ``c * base_channels // 64`` (64, the paper's
+            width, by default; 8 gives a network of an eighth the width and about a sixtieth
+            of the computation, for small problems such as the synthetic shapes).
+
+    Attributes:
+        base_channels (int): see above.
+
+    Raises:
+        ValueError: ``base_channels`` is not a positive int.
     """
 
-    def __init__(self):
+    def __init__(self, base_channels: int = 64):
         super().__init__()
+        if (not isinstance(base_channels, (int, numpy.integer)) or isinstance(base_channels, bool)
+                or base_channels < 1):
+            raise ValueError(f'{type(self).__name__}: base_channels must be a positive int, '
+                             f'but got {base_channels!r}')
+        self.base_channels = int(base_channels)
+        c512, c1024 = self.width(512), self.width(1024)
         in_channels = 3
         with self.init_scope():
             for stage in _STAGES:
                 for name, out_channels in stage:
+                    out_channels = self.width(out_channels)
                     setattr(self, name, L.Convolution2D(in_channels, out_channels, 3, pad=1))
                     in_channels = out_channels
-            self.norm4 = Normalize(512, initial=initializers.Constant(20))
-            self.conv5_1 = L.DilatedConvolution2D(512, 512, 3, pad=1)
-            self.conv5_2 = L.DilatedConvolution2D(512, 512, 3, pad=1)
-            self.conv5_3 = L.DilatedConvolution2D(512, 512, 3, pad=1)
-            self.conv6 = L.DilatedConvolution2D(512, 1024, 3, pad=6, dilate=6)
-            self.conv7 = L.Convolution2D(1024, 1024, 1)
+            self.norm4 = Normalize(c512, initial=initializers.Constant(20))
+            self.conv5_1 = L.DilatedConvolution2D(c512, c512, 3, pad=1)
+            self.conv5_2 = L.DilatedConvolution2D(c512, c512, 3, pad=1)
+            self.conv5_3 = L.DilatedConvolution2D(c512, c512, 3, pad=1)
+            self.conv6 = L.DilatedConvolution2D(c512, c1024, 3, pad=6, dilate=6)
+            self.conv7 = L.Convolution2D(c1024, c1024, 1)
+
+    def width(self, channels: int) -> int:
+        """The channels of a layer that has ``channels`` in the paper's network."""
+        return channels * self.base_channels // 64
 
     def forward(self, x) -> list:
         """The feature maps of ``conv4_3`` (normalized) and ``conv7``.
@@ -53,7 +78,8 @@ class VGG16(Chain):
 
         Returns:
             list of Variable: float32 ``(B, 512, H / 8, W / 8)`` and
-            ``(B, 1024, H / 16, W / 16)`` (sizes rounded up at each pooling).
+            ``(B, 1024, H / 16, W / 16)`` (sizes rounded up at each pooling; the channels
+            scaled by :meth:`width`).
         """
         h = x
         ys = []
@@ -76,23 +102,32 @@ class _Extractor(VGG16):
     ``conv<i>_2``, each pair giving one more feature map.
 
     Subclasses set ``insize``, ``grids`` and ``_EXTRAS``: ``(i, out channels of conv<i>_1,
-    out channels, ksize, stride, pad of conv<i>_2)``.
+    out channels, ksize, stride, pad of conv<i>_2)``, the channels at the paper's width.
+
+    Args:
+        base_channels (int): the width (see :class:`VGG16`).
     """
 
     insize: int
     grids: tuple[int, ...]
     _EXTRAS: tuple[tuple[int, int, int, int, int, int], ...]
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, base_channels: int = 64):
+        super().__init__(base_channels)
         init = {'initialW': initializers.LeCunUniform(), 'initial_bias': initializers.Zero()}
-        in_channels = 1024
+        in_channels = self.width(1024)
         with self.init_scope():
             for i, mid, out, ksize, stride, pad in self._EXTRAS:
+                mid, out = self.width(mid), self.width(out)
                 setattr(self, f'conv{i}_1', L.Convolution2D(in_channels, mid, 1, **init))
                 setattr(self, f'conv{i}_2', L.Convolution2D(mid, out, ksize, stride=stride,
                                                             pad=pad, **init))
                 in_channels = out
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """The channels of each feature map :meth:`forward` returns."""
+        return tuple(self.width(c) for c in (512, 1024) + tuple(e[2] for e in self._EXTRAS))
 
     def forward(self, x) -> list:
         """The feature maps, one per entry of ``grids``.
@@ -103,7 +138,8 @@ class _Extractor(VGG16):
 
         Returns:
             list of Variable: float32 ``(B, C_k, grids[k], grids[k])``, with
-            ``C = (512, 1024, 512, 256, 256, ...)``.
+            ``C = (512, 1024, 512, 256, 256, ...)`` at the paper's width (see
+            :attr:`channels`).
         """
         ys = super().forward(x)
         for i, *_ in self._EXTRAS:
