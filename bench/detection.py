@@ -1,0 +1,352 @@
+"""SSD300 and Faster R-CNN VGG16 of the zoo beside torchvision's and ChainerCV's: ``predict``
+and one training iteration.
+
+Ours are :class:`vision.models.SSD300` and :class:`vision.models.FasterRCNNVGG16`
+(``n_fg_class=20``), their ``predict`` eagerly and after ``hybridize()`` (the convolutions
+as static graphs). ChainerCV 0.13's ``SSD300`` and ``FasterRCNNVGG16`` run the same code
+here, since ours keep ChainerCV's names and signatures: both get the same weights (the
+parity fixtures' rule, ``vision/utils/testing/parity.py``, which fills every parameter from
+its name: the names are the same) and the same thresholds (``--preset``, ChainerCV's
+``use_preset``). torchvision's is ``ssd300_vgg16(num_classes=21)``, the same network with
+weights filled by the same rule from its own names, its ``eval()`` forward on a list of
+images (its resizing, normalization and postprocess: at most 400 candidates per class and
+200 detections per image) with our ``score_thresh`` and ``nms_thresh``.
+
+Images: the 500x375 image of the Faster R-CNN parity fixture
+(``tests/data/chainercv_faster_rcnn_vgg16.npz``), and for a batch, copies of it rolled
+sideways by 37 px each. One training iteration is forward, loss, backward and a
+``MomentumSGD`` update: SSD300 on ``--train-batch`` of these images resized to 300x300
+(nearest pixel, mean subtracted) with ``multibox_loss`` (k = 3) of three boxes an image
+encoded beforehand by the model's coder; Faster R-CNN on one image prepared by the model
+(600x800) through ``FasterRCNNTrainChain``, the sampling seeded alike.
+
+::
+
+    python bench/detection.py [--batch 1 8] [--train-batch 8] [--repeat 3]
+        [--preset visualize|evaluate] [--models ssd300 faster_rcnn]
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/detection.py \\
+        --torch-python /tmp/torchvenv/bin/python --chainer-python /tmp/chainervenv/bin/python
+
+Each peer runs in a child process, before ours (see ``bench/harness.py``): this interpreter
+when it can import the peer, else the one given (which needs the peer and NumPy, not this
+project); a peer found nowhere is left out with a message. The torchvision peer needs torch
+and torchvision; where torchvision's C++ ops do not load (PyPI's CUDA builds beside torch's
+CPU build), ``bench/torchvision_cpu_nms.py`` stands in for its ``nms`` and the time its best
+call spent there is printed. torch runs on ``--threads`` threads (default: the cores this
+process may use). Times are the best of ``--repeat`` calls after a warm-up; a ratio is the
+peer's time / ours (above 1: we are faster); ``dets`` is the number of detections of the
+warm-up call over its images (random weights: ``visualize`` finds few or none, so the rows
+time the network; ``evaluate`` loads the postprocess with thousands). Published figures are
+taken with ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` unset in the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import types
+
+import harness
+import numpy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IMAGE = os.path.join(ROOT, 'tests', 'data', 'chainercv_faster_rcnn_vgg16.npz')
+MODELS = ('ssd300', 'faster_rcnn')
+N_FG_CLASS = 20
+_STATIC = ', hybridized'
+# RGB: the ImageNet means SSD300 subtracts.
+_SSD_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
+_SSD_INSIZE = 300
+_GT_PER_IMAGE = 3
+
+
+def _rule_array():
+    """``rule_array`` of vision/utils/testing/parity.py, loaded by its path (a peer's
+    interpreter has no ``vision``)."""
+    spec = importlib.util.spec_from_file_location(
+        'parity', os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.rule_array
+
+
+def images(n: int) -> list[numpy.ndarray]:
+    """``n`` float32 ``(3, 375, 500)`` RGB 0-255 images: the fixture's, rolled sideways."""
+    with numpy.load(IMAGE) as npz:
+        img = npz['input']
+    return [numpy.roll(img, 37 * i, axis=2) for i in range(n)]
+
+
+def ground_truth(n: int, height: float, width: float) -> tuple[list, list]:
+    """Three boxes ``(y_min, x_min, y_max, x_max)`` float32 and labels int32 per image."""
+    bboxes, labels = [], []
+    for i in range(n):
+        rng = numpy.random.RandomState(i)
+        corner = rng.uniform(0, 0.6, (_GT_PER_IMAGE, 2))
+        size = rng.uniform(0.15, 0.4, (_GT_PER_IMAGE, 2))
+        box = numpy.concatenate((corner, corner + size), axis=1) * (height, width, height, width)
+        bboxes.append(box.astype(numpy.float32))
+        labels.append(rng.randint(0, N_FG_CLASS, _GT_PER_IMAGE).astype(numpy.int32))
+    return bboxes, labels
+
+
+def ssd_batch(n: int) -> numpy.ndarray:
+    """``n`` images as SSD300 trains on them: ``(n, 3, 300, 300)`` float32, resized to the
+    nearest pixel and the mean subtracted."""
+    imgs = numpy.stack(images(n))
+    rows = (numpy.arange(_SSD_INSIZE) + 0.5) * imgs.shape[2] // _SSD_INSIZE
+    cols = (numpy.arange(_SSD_INSIZE) + 0.5) * imgs.shape[3] // _SSD_INSIZE
+    return imgs[:, :, rows.astype(int)][:, :, :, cols.astype(int)] - _SSD_MEAN
+
+
+def _timed(fn, repeat: int, count=None) -> dict:
+    """The best time of ``fn`` and the detections of its warm-up call (``count`` of its
+    result)."""
+    seconds, result, _ = harness.best_of(fn, repeat)
+    return {'seconds': seconds, 'detections': None if count is None else count(result)}
+
+
+def _filled(model, rule_array, img):
+    """``model`` with every parameter filled by the parity rule from its name (a first
+    ``predict`` creates the parameters a link leaves to its first call)."""
+    if any(p.array is None for _, p in model.namedparams()):
+        model.predict([img])
+    for name, param in model.namedparams():
+        param.array[...] = rule_array(name, param.shape)
+    return model
+
+
+def _library(name: str) -> types.SimpleNamespace:
+    """Ours or ChainerCV's models, losses and optimizer, which have the same names and
+    signatures."""
+    if name == 'ours':
+        from framework.optimizers import MomentumSGD
+        from vision.models import SSD300, FasterRCNNVGG16
+        from vision.models.detection.faster_rcnn import FasterRCNNTrainChain
+        from vision.models.detection.ssd import multibox_loss
+    else:
+        from chainer.optimizers import MomentumSGD
+        from chainercv.links import SSD300, FasterRCNNVGG16
+        from chainercv.links.model.faster_rcnn import FasterRCNNTrainChain
+        from chainercv.links.model.ssd import multibox_loss
+    return types.SimpleNamespace(
+        SSD300=SSD300, FasterRCNNVGG16=FasterRCNNVGG16, FasterRCNNTrainChain=FasterRCNNTrainChain,
+        multibox_loss=multibox_loss, MomentumSGD=MomentumSGD, hybridizes=name == 'ours')
+
+
+def _count(result) -> int:
+    return sum(len(bbox) for bbox in result[0])
+
+
+def _predict_rows(model, title: str, batches, settings, hybridizes: bool) -> dict:
+    imgs = images(max(batches))
+    rows = {}
+    for static in (False, True) if hybridizes else (False,):
+        if static:
+            model.hybridize()
+        for batch in batches:
+            rows[f'{title} predict, batch {batch}' + (_STATIC if static else '')] = _timed(
+                lambda batch=batch: model.predict(imgs[:batch]), settings.repeat, _count)
+    if hybridizes:
+        model.hybridize(False)
+    return rows
+
+
+def _train_ssd(lib, model, batch: int, repeat: int) -> dict:
+    x = ssd_batch(batch)
+    targets = [model.coder.encode(bbox, label)
+               for bbox, label in zip(*ground_truth(batch, _SSD_INSIZE, _SSD_INSIZE))]
+    gt_mb_locs = numpy.stack([loc for loc, _ in targets])
+    gt_mb_labels = numpy.stack([label for _, label in targets])
+    optimizer = lib.MomentumSGD(lr=1e-3, momentum=0.9)
+    optimizer.setup(model)
+
+    def step():
+        mb_locs, mb_confs = model(x)
+        loc_loss, conf_loss = lib.multibox_loss(mb_locs, mb_confs, gt_mb_locs, gt_mb_labels, 3)
+        loss = loc_loss + conf_loss
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+    return _timed(step, repeat)
+
+
+def _train_faster_rcnn(lib, model, repeat: int) -> dict:
+    img = images(1)[0]
+    x = model.prepare(img)[None]
+    scale = x.shape[3] / img.shape[2]
+    bboxes, labels = ground_truth(1, *img.shape[1:])
+    chain = lib.FasterRCNNTrainChain(model)
+    optimizer = lib.MomentumSGD(lr=1e-3, momentum=0.9)
+    optimizer.setup(chain)
+    numpy.random.seed(0)
+
+    def step():
+        loss = chain(x, bboxes[0][None] * scale, labels[0][None],
+                     numpy.array([scale], numpy.float32))
+        chain.cleargrads()
+        loss.backward()
+        optimizer.update()
+    return _timed(step, repeat)
+
+
+def bench_chainer_api(name: str, settings) -> dict:
+    """Ours (``name`` ``'ours'``) or ChainerCV's rows: predict, then a training iteration."""
+    lib = _library(name)
+    rule_array = _rule_array()
+    img = images(1)[0]
+    rows = {}
+    if 'ssd300' in settings.models:
+        model = _filled(lib.SSD300(n_fg_class=N_FG_CLASS), rule_array, img)
+        model.use_preset(settings.preset)
+        rows.update(_predict_rows(model, 'SSD300', settings.batch, settings, lib.hybridizes))
+        rows[f'SSD300 training iteration, batch {settings.train_batch}'] = _train_ssd(
+            lib, model, settings.train_batch, settings.repeat)
+    if 'faster_rcnn' in settings.models:
+        model = _filled(lib.FasterRCNNVGG16(n_fg_class=N_FG_CLASS), rule_array, img)
+        model.use_preset(settings.preset)
+        rows.update(_predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
+        rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
+            lib, model, settings.repeat)
+    return rows
+
+
+def bench_chainercv(settings) -> dict:
+    import chainer
+    import chainercv
+
+    return {'rows': bench_chainer_api('chainercv', settings),
+            'about': f'ChainerCV {chainercv.__version__} on Chainer {chainer.__version__}, '
+                     f'its NumPy {numpy.__version__} with {harness.blas_kernel()}'}
+
+
+def bench_torchvision(settings) -> dict:
+    """torchvision's ssd300_vgg16 rows (predict only)."""
+    import torchvision_cpu_nms
+
+    nms = torchvision_cpu_nms.install()
+    import torch
+    import torchvision
+
+    torch.set_num_threads(settings.threads)
+    rule_array = _rule_array()
+    model = torchvision.models.detection.ssd300_vgg16(weights=None, weights_backbone=None,
+                                                      num_classes=N_FG_CLASS + 1)
+    with torch.no_grad():
+        for name, tensor in model.state_dict().items():
+            if tensor.is_floating_point():
+                tensor.copy_(torch.from_numpy(rule_array(name, tuple(tensor.shape))))
+    model.eval()
+    model.nms_thresh, model.score_thresh = settings.ssd_thresh
+    imgs = [torch.from_numpy(img / 255) for img in images(max(settings.batch))]
+    rows = {}
+    if 'ssd300' in settings.models:
+        for batch in settings.batch:
+            nms_of_call = []  # seconds each call spent in the nms port
+
+            def detect(batch=batch, nms_of_call=nms_of_call):
+                in_nms = torchvision_cpu_nms.seconds
+                with torch.no_grad():
+                    result = model(imgs[:batch])
+                nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
+                return result
+            seconds, result, best = harness.best_of(detect, settings.repeat)
+            rows[f'SSD300 predict, batch {batch}'] = {
+                'seconds': seconds, 'detections': sum(len(r['boxes']) for r in result),
+                'nms_port': nms_of_call[1 + best]}
+    capability = getattr(getattr(torch.backends, 'cpu', None), 'get_cpu_capability', None)
+    return {'rows': rows,
+            'about': f'torchvision {torchvision.__version__} on torch {torch.__version__} '
+                     f'({torch.get_num_threads()} threads'
+                     + (f', {capability()}' if capability else '') + f'), nms: {nms}'}
+
+
+#: name: (module it needs, option of its interpreter, its rows)
+PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision),
+         'chainercv': ('chainercv', 'chainer_python', bench_chainercv)}
+
+
+def _peer_argv(name: str, args) -> list[str]:
+    return [os.path.abspath(__file__), '--peer-only', name, '--batch', *map(str, args.batch),
+            '--train-batch', str(args.train_batch), '--repeat', str(args.repeat),
+            '--preset', args.preset, '--models', *args.models, '--threads', str(args.threads),
+            '--ssd-thresh', *map(str, args.ssd_thresh)]
+
+
+def _run_peer(name: str, args) -> dict | None:
+    """The peer's rows and description, measured in a child process; None when no
+    interpreter has it."""
+    module, option, _ = PEERS[name]
+    python = sys.executable if importlib.util.find_spec(module) else getattr(args, option)
+    if not python:
+        print(f"{module} is not installed here (see --{option.replace('_', '-')}): {name} "
+              'left out')
+        return None
+    return harness.run_child(python, _peer_argv(name, args))
+
+
+def _cell(row: dict | None) -> str:
+    if row is None:
+        return f'{"-":>13}{"":>6}'
+    dets = '' if row['detections'] is None else row['detections']
+    return f'{row["seconds"] * 1e3:>11.0f}ms{dets:>6}'
+
+
+def print_table(ours: dict, peers: dict) -> None:
+    print(f'{"":<46}{"ours":>13}{"dets":>6}'
+          + ''.join(f'{name:>13}{"dets":>6}{"ratio":>7}' for name in peers))
+    for label, row in ours.items():
+        line = f'{label:<46}{_cell(row)}'
+        for peer in peers.values():
+            theirs = peer['rows'].get(label.removesuffix(_STATIC))
+            line += _cell(theirs) + (f'{theirs["seconds"] / row["seconds"]:>7.2f}' if theirs
+                                     else f'{"":>7}')
+        print(line)
+    for name, peer in peers.items():
+        ported = {label: row['nms_port'] for label, row in peer['rows'].items()
+                  if row.get('nms_port')}
+        if ported:
+            print(f"{name}: its best call's time in bench/torchvision_cpu_nms.py (torchvision's "
+                  'C++ nms does not load here): ' + ', '.join(
+                      f'{label} {seconds * 1e3:.1f}ms' for label, seconds in ported.items()))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--batch', type=int, nargs='+', default=[1, 8],
+                        help='the batches of SSD300 predict')
+    parser.add_argument('--train-batch', type=int, default=8,
+                        help="SSD300's training batch (Faster R-CNN's is 1)")
+    parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--preset', choices=('visualize', 'evaluate'), default='visualize',
+                        help="the thresholds of predict (ChainerCV's use_preset)")
+    parser.add_argument('--models', choices=MODELS, nargs='+', default=list(MODELS))
+    parser.add_argument('--threads', type=int, default=harness.cores(),
+                        help="torch's threads (default: the cores this process may use)")
+    parser.add_argument('--torch-python',
+                        help='an interpreter with torch and torchvision, if this one has none')
+    parser.add_argument('--chainer-python',
+                        help='an interpreter with chainer and chainercv, if this one has none')
+    parser.add_argument('--peer-only', choices=sorted(PEERS), help=argparse.SUPPRESS)
+    parser.add_argument('--ssd-thresh', type=float, nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.peer_only:
+        print(json.dumps(PEERS[args.peer_only][2](args)))
+        return
+    from vision.models import SSD300
+
+    args.ssd_thresh = SSD300.presets[args.preset]
+    peers = {name: _run_peer(name, args) for name in PEERS}
+    peers = {name: peer for name, peer in peers.items() if peer is not None}
+    harness.print_blas()
+    for name, peer in peers.items():
+        print(f"{name}: {peer['about']}")
+    print(f'preset {args.preset!r}, random weights (the parity rule), 500x375 images')
+    print_table(bench_chainer_api('ours', args), peers)
+
+
+if __name__ == '__main__':
+    main()

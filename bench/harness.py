@@ -1,0 +1,66 @@
+"""What the benchmarks beside a peer share: the best time of a few calls, the cores, the BLAS
+kernel NumPy runs, and a peer's times measured by a child process.
+
+A benchmark runs its peer in a child process, before its own measurements (in one process, the
+OpenMP threads that torch leaves spinning slow NumPy's BLAS threads down): the child runs the
+same script with its own arguments and prints a JSON object. This module imports only the
+standard library (NumPy when asked for the BLAS), so a peer's interpreter, which has no
+``framework`` nor ``vision``, imports it too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+
+#: the variables that force an OpenBLAS kernel: published figures are taken with them unset
+FORCING_VARIABLES = ('OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE')
+
+
+def best_of(fn, repeat: int) -> tuple[float, object, int]:
+    """The best time of ``repeat`` calls after a warm-up, the warm-up's result, which call."""
+    result = fn()
+    best, which = float('inf'), 0
+    for i in range(repeat):
+        start = time.perf_counter()
+        fn()
+        seconds = time.perf_counter() - start
+        if seconds < best:
+            best, which = seconds, i
+    return best, result, which
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+
+
+def blas_kernel() -> str:
+    """The BLAS NumPy runs in this process: library, kernel and threads."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return 'unknown (pip install threadpoolctl to see it)'
+    import numpy  # noqa: F401  (loads the BLAS that threadpoolctl then finds)
+
+    found = [f"{i.get('internal_api')} {i.get('version')}, kernel {i.get('architecture')}, "
+             f"{i.get('num_threads')} threads"
+             for i in threadpoolctl.threadpool_info() if i.get('user_api') == 'blas']
+    return '; '.join(found) or 'none found'
+
+
+def print_blas() -> None:
+    """Prints the BLAS kernel of this process and warns of a forced kernel."""
+    print(f'BLAS (ours): {blas_kernel()}')
+    for name in FORCING_VARIABLES:
+        if os.environ.get(name):
+            print(f'warning: {name}={os.environ[name]} forces an OpenBLAS kernel; unset it '
+                  'for published figures')
+
+
+def run_child(python: str, argv: list[str]):
+    """What a child process ``python argv...`` prints, as JSON; its errors go to ours."""
+    return json.loads(subprocess.run([python, *argv], check=True, stdout=subprocess.PIPE,
+                                     text=True).stdout)
