@@ -33,27 +33,14 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
 import sys
-import time
+
+import harness
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGES = {'grace_hopper.jpg, 512x600': 'grace_hopper',
           'group photo, 1920x1080': 'group_photo'}
 _STATIC = ', hybridized'
-
-
-def _best_of(fn, repeat: int) -> tuple[float, object, int]:
-    """The best time of ``repeat`` calls after a warm-up, the warm-up's result, which call."""
-    result = fn()
-    best, which = float('inf'), 0
-    for i in range(repeat):
-        start = time.perf_counter()
-        fn()
-        seconds = time.perf_counter() - start
-        if seconds < best:
-            best, which = seconds, i
-    return best, result, which
 
 
 def _photos():
@@ -63,24 +50,6 @@ def _photos():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
-
-
-def blas_kernel() -> str:
-    """The BLAS NumPy runs in this process: library, kernel and threads."""
-    try:
-        import threadpoolctl
-    except ImportError:
-        return 'unknown (pip install threadpoolctl to see it)'
-    import numpy  # noqa: F401  (loads the BLAS that threadpoolctl then finds)
-
-    found = [f"{i.get('internal_api')} {i.get('version')}, kernel {i.get('architecture')}, "
-             f"{i.get('num_threads')} threads"
-             for i in threadpoolctl.threadpool_info() if i.get('user_api') == 'blas']
-    return '; '.join(found) or 'none found'
 
 
 def bench_ours(repeat: int, weights: str) -> dict[str, dict]:
@@ -94,7 +63,8 @@ def bench_ours(repeat: int, weights: str) -> dict[str, dict]:
             model.hybridize()
         for label, name in IMAGES.items():
             img = getattr(photos, name)()
-            seconds, (bboxes, _, _, _), _ = _best_of(lambda img=img: model.predict([img]), repeat)
+            seconds, (bboxes, _, _, _), _ = harness.best_of(
+                lambda img=img: model.predict([img]), repeat)
             rows[label + (_STATIC if static else '')] = {'seconds': seconds,
                                                          'faces': len(bboxes[0])}
     return rows
@@ -124,13 +94,13 @@ def bench_facenet(repeat: int, threads: int) -> dict:
                 result = mtcnn.detect(img, landmarks=True)
             nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
             return result
-        seconds, (boxes, _, _), best = _best_of(detect, repeat)
+        seconds, (boxes, _, _), best = harness.best_of(detect, repeat)
         rows[label] = {'seconds': seconds, 'faces': 0 if boxes is None else len(boxes),
                        'nms_port': nms_of_call[1 + best]}
     capability = getattr(getattr(torch.backends, 'cpu', None), 'get_cpu_capability', None)
     about = (f'torch {torch.__version__} ({torch.get_num_threads()} threads'
              + (f', {capability()}' if capability else '') + f'), nms: {nms}')
-    return {'rows': rows, 'about': about, 'blas': blas_kernel()}
+    return {'rows': rows, 'about': about, 'blas': harness.blas_kernel()}
 
 
 def _run_peer(python: str | None, repeat: int, threads: int) -> dict | None:
@@ -139,16 +109,14 @@ def _run_peer(python: str | None, repeat: int, threads: int) -> dict | None:
     if not python:
         print('facenet_pytorch is not installed (see --torch-python): the peer is left out')
         return None
-    command = [python, os.path.abspath(__file__), '--peer-only', '--repeat', str(repeat),
-               '--threads', str(threads)]
-    return json.loads(subprocess.run(command, check=True, capture_output=True,
-                                     text=True).stdout)
+    return harness.run_child(python, [os.path.abspath(__file__), '--peer-only', '--repeat',
+                                      str(repeat), '--threads', str(threads)])
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=3)
-    parser.add_argument('--threads', type=int, default=_cores(),
+    parser.add_argument('--threads', type=int, default=harness.cores(),
                         help="torch's threads (default: the cores this process may use)")
     parser.add_argument('--weights', default='facenet-pytorch',
                         help="ours: 'facenet-pytorch' (fetched and cached) or a folder with "
@@ -161,11 +129,7 @@ def main(argv=None) -> None:
         print(json.dumps(bench_facenet(args.repeat, args.threads)))
         return
     peer = _run_peer(args.torch_python, args.repeat, args.threads)
-    print(f'BLAS (ours): {blas_kernel()}')
-    for name in ('OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE'):
-        if os.environ.get(name):
-            print(f'warning: {name}={os.environ[name]} forces an OpenBLAS kernel; unset it '
-                  'for published figures')
+    harness.print_blas()
     if peer:
         print(f"facenet-pytorch: {peer['about']}; its NumPy's BLAS: {peer['blas']}")
     ours = bench_ours(args.repeat, args.weights)
