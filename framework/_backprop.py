@@ -234,7 +234,8 @@ def _owned(g: Variable, owned: set) -> Variable:
     """``g``, or a copy of it when its array is a view, read-only (a broadcast) or already the
     gradient of another leaf: optimizers and hooks update leaf gradients in place."""
     array = g.array
-    if array.base is not None or not array.flags.writeable or id(array) in owned:
+    if (array.base is not None or not getattr(array.flags, 'writeable', True)  # CuPy: no flag
+            or id(array) in owned):
         g = Variable(array.copy(), requires_grad=False)
     owned.add(id(g.array))
     return g

@@ -202,9 +202,8 @@ def _to_host(array):
         return array.view(numpy.ndarray)
     if isinstance(array, numpy.generic):
         return numpy.asarray(array)
-    cupy = _cupy()
-    if cupy is not None and isinstance(array, cupy.ndarray):
-        return array.get()
+    if is_array(array):
+        return array.get()  # every device array copies itself to the host as CuPy's does
     raise TypeError(f'expected an array, got {type(array).__name__}')
 
 
@@ -288,8 +287,7 @@ def is_array(x) -> bool:
     """Whether ``x`` is an array of a registered device (not a Variable, not a scalar)."""
     if isinstance(x, numpy.ndarray):
         return True
-    cupy = _cupy()
-    return cupy is not None and isinstance(x, cupy.ndarray)
+    return any(t.from_array(x) is not None for t in _device_types if t is not CpuDevice)
 
 
 def to_device(device_spec, x):

@@ -81,8 +81,10 @@ class HostMemoryPool:
     """A thread-safe pool of host memory blocks.
 
     Args:
-        array_type: the class of the arrays handed out (``numpy.ndarray``, or a subclass for a
-            device whose arrays live in host memory).
+        array_type: the class of the arrays handed out: ``numpy.ndarray``, or the array class
+            of a device whose arrays live in host memory, which offers
+            ``from_host_memory(host_array)`` (a class method) and ``host_memory()`` (both
+            without a copy).
 
     Attributes:
         n_hits (int): allocations served by a cached block.
@@ -115,7 +117,7 @@ class HostMemoryPool:
             raise TypeError(f'alloc: dtype must not hold Python objects, but got {dtype}')
         nbytes = math.prod(shape) * dtype.itemsize
         if nbytes == 0:
-            return numpy.empty(shape, dtype).view(self._array_type)
+            return self._hand_out(numpy.empty(shape, dtype))
         size = size_class(nbytes)
         with self._lock:
             self._drain()
@@ -136,8 +138,12 @@ class HostMemoryPool:
             holder.key = id(ref)
             self._live[holder.key] = (ref, block)
             self._used += block.size
-        array = numpy.asarray(holder)
-        return array if self._array_type is numpy.ndarray else array.view(self._array_type)
+        return self._hand_out(numpy.asarray(holder))
+
+    def _hand_out(self, array):
+        if self._array_type is numpy.ndarray:
+            return array
+        return self._array_type.from_host_memory(array)
 
     def free(self, array) -> None:
         """Returns the block of ``array`` (made by :meth:`alloc`) to the pool now; the array
@@ -146,6 +152,8 @@ class HostMemoryPool:
         Raises:
             ValueError: when the array does not come from this pool or was freed already.
         """
+        if self._array_type is not numpy.ndarray and isinstance(array, self._array_type):
+            array = array.host_memory()
         holder = _holder_of(array)
         with self._lock:
             entry = self._live.get(holder.key) if holder is not None else None
@@ -321,7 +329,7 @@ def _make_pool(device: backend.Device) -> HostMemoryPool | GpuMemoryPool:
     if isinstance(device, backend.GpuDevice):
         return GpuMemoryPool(device)
     array_type = type(device.xp.empty(0))
-    if not issubclass(array_type, numpy.ndarray):
+    if array_type is not numpy.ndarray and not hasattr(array_type, 'from_host_memory'):
         raise ValueError(f'get_pool: no memory pool for {device}: its arrays are not in host '
                          'memory and it is not a CuPy GPU')
     return HostMemoryPool(array_type)

@@ -1,10 +1,11 @@
 """A test-only device that behaves like a GPU without one.
 
-Its arrays (:class:`EmulatedArray`) are NumPy arrays underneath, but they refuse to mix with
-plain host arrays the way CuPy arrays do: a ufunc or NumPy function that receives both raises
-``TypeError``, reductions return 0-dimensional device arrays rather than host scalars, and its
-array module (:data:`xp`) is not ``numpy``. Code that forgets ``to_device``, creates arrays with
-``numpy`` instead of ``xp`` or tests ``xp is numpy`` fails on this device as it would on a GPU.
+Its arrays (:class:`~framework.testing.emulated_array.EmulatedArray`) hold NumPy arrays but
+refuse what ``cupy.ndarray`` refuses, and its array module (:data:`xp`) offers exactly the names
+of CuPy's (:mod:`framework.testing.cupy_namespace`) with CuPy's signatures: a name or a keyword
+CuPy lacks raises ``AttributeError`` or ``TypeError`` naming it. Code that forgets
+``to_device``, converts a device array to a host one implicitly, creates arrays with ``numpy``
+instead of ``xp`` or calls what CuPy does not have fails on this device as it would on a GPU.
 
 Importing this module registers the device; it is named ``'@emulated'``.
 """
@@ -17,134 +18,139 @@ import types
 import numpy
 
 from framework import backend
+from framework.testing import cupy_namespace
+from framework.testing.emulated_array import (
+    EmulatedArray,
+    check_ufunc_call,
+    reject_host_arrays,
+    to_device,
+    to_host_args,
+)
+
+__all__ = ['EmulatedArray', 'EmulatedDevice', 'xp']
+
+#: Functions that take host arrays (they are CuPy's transfers to the device).
+_TRANSFERS = frozenset({'cupy.array', 'cupy.asarray', 'cupy.asanyarray'})
+#: CuPy's classes whose instances the emulated module makes, with their NumPy counterparts.
+_CLASSES = {'cupy.random.RandomState': numpy.random.RandomState}
 
 
-def _mixing_error(where):
-    return TypeError(f'{where}: an array of the emulated device cannot be mixed with a host '
-                     '(NumPy) array; move the host array with to_device first')
+class _EmulatedModule:
+    """A module of CuPy, emulated by the NumPy module of the same path."""
 
-
-class EmulatedArray(numpy.ndarray):
-    """An array of the emulated device."""
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        # NumPy hands a host scalar on the left of an operator over as a 0-d array.
-        scalars_as_arrays = tuple(x for x in inputs if not (_is_host_array(x) and x.ndim == 0))
-        _reject_host_arrays(ufunc.__name__, scalars_as_arrays, kwargs.get('out', ()))
-        result = getattr(ufunc, method)(*_to_plain(inputs), **_to_plain(kwargs))
-        return _to_device(result)
-
-    def __array_function__(self, func, types, args, kwargs):
-        if numpy.ndarray in types:
-            raise _mixing_error(func.__name__)
-        return _to_device(func(*_to_plain(args), **_to_plain(kwargs)))
-
-    def __getitem__(self, key):
-        return _to_device(self.view(numpy.ndarray)[_to_plain(key)])
-
-    def __setitem__(self, key, value):
-        _reject_host_arrays('__setitem__', (value,), ())
-        self.view(numpy.ndarray)[_to_plain(key)] = _to_plain(value)
-
-    def __repr__(self):
-        return 'emulated_' + repr(self.view(numpy.ndarray))
-
-
-def _is_host_array(x):
-    return type(x) is numpy.ndarray
-
-
-def _reject_host_arrays(where, inputs, out):
-    if isinstance(out, tuple):
-        candidates = tuple(inputs) + out
-    else:
-        candidates = tuple(inputs) + (out,)
-    for x in candidates:
-        if _is_host_array(x) or (isinstance(x, (list, tuple)) and any(map(_is_host_array, x))):
-            raise _mixing_error(where)
-
-
-def _to_plain(obj):
-    """Replaces emulated arrays by plain views, through tuples, lists and dicts."""
-    if isinstance(obj, EmulatedArray):
-        return obj.view(numpy.ndarray)
-    if isinstance(obj, tuple):
-        return tuple(_to_plain(o) for o in obj)
-    if isinstance(obj, list):
-        return [_to_plain(o) for o in obj]
-    if isinstance(obj, dict):
-        return {k: _to_plain(v) for k, v in obj.items()}
-    return obj
-
-
-def _to_device(obj):
-    """Turns results into emulated arrays: arrays are viewed, host scalars become 0-d arrays."""
-    if isinstance(obj, numpy.ndarray):
-        return obj.view(EmulatedArray)
-    if isinstance(obj, numpy.generic):
-        return numpy.asarray(obj).view(EmulatedArray)
-    if isinstance(obj, tuple):
-        return tuple(_to_device(o) for o in obj)
-    if isinstance(obj, list):
-        return [_to_device(o) for o in obj]
-    if isinstance(obj, (numpy.random.RandomState, numpy.random.Generator)):
-        return _EmulatedObject(obj)
-    return obj
-
-
-class _EmulatedNamespace:
-    """NumPy's namespace with arguments checked and results placed on the emulated device."""
-
-    _TRANSFERS = frozenset({'array', 'asarray', 'asanyarray'})
-
-    def __init__(self, module):
+    def __init__(self, name: str, module: types.ModuleType):
+        self._name = name
         self._module = module
 
     def __getattr__(self, name):
-        attr = getattr(self._module, name)
-        if name == 'ndarray':
+        if name.startswith('__'):
+            raise AttributeError(name)
+        qualname = f'{self._name}.{name}'
+        kind = cupy_namespace.kind(self._name, name)
+        if kind is None:
+            cupy_namespace.refuse(AttributeError, f'{qualname}: CuPy '
+                                  f'{cupy_namespace.CUPY_VERSION} has no such name')
+        if qualname == 'cupy.asnumpy':
+            wrapped = asnumpy
+        elif qualname == 'cupy.ndarray':
             wrapped = EmulatedArray
-        elif isinstance(attr, types.ModuleType):
-            wrapped = _EmulatedNamespace(attr)
-        elif isinstance(attr, (numpy.ufunc, type)) and not _is_object_factory(attr):
-            wrapped = attr
-        elif callable(attr):
-            wrapped = _wrap_function(attr, transfers=name in self._TRANSFERS)
+        elif qualname in _CLASSES:
+            wrapped = _emulated_class(qualname, _CLASSES[qualname])
         else:
-            wrapped = attr
+            attr = getattr(self._module, name, None)
+            if attr is None or (kind == 'module' and
+                                not cupy_namespace.is_module_listed(qualname)):
+                raise AttributeError(f'{qualname}: CuPy has it, but the emulated device does '
+                                     'not emulate it')
+            if kind == 'module':
+                wrapped = _EmulatedModule(qualname, attr)
+            elif kind == 'ufunc':
+                wrapped = _EmulatedUfunc(attr)
+            elif kind == 'function':
+                wrapped = _checked(qualname, attr, transfers=qualname in _TRANSFERS)
+            else:
+                wrapped = attr
         setattr(self, name, wrapped)
         return wrapped
 
     def __repr__(self):
-        return f'<emulated {self._module.__name__}>'
+        return f'<emulated {self._name}>'
 
 
-def _is_object_factory(cls):
-    return cls in (numpy.random.RandomState, numpy.random.Generator)
+def asnumpy(a, stream=None, order='C', out=None, blocking=True):
+    """``cupy.asnumpy``: a host copy of a device array (host arrays are returned as NumPy
+    arrays)."""
+    if isinstance(a, EmulatedArray):
+        return a.get(stream=stream, order=order, out=out, blocking=blocking)
+    return numpy.asarray(a, order=order)
 
 
-def _wrap_function(fn, transfers=False):
+def _checked(qualname, fn, transfers=False):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        cupy_namespace.check_call(qualname, args, kwargs)
         if not transfers:
-            _reject_host_arrays(fn.__name__, args, tuple(kwargs.values()))
-        return _to_device(fn(*_to_plain(args), **_to_plain(kwargs)))
+            reject_host_arrays(qualname, args + tuple(kwargs.values()))
+        return _to_device_objects(fn(*to_host_args(args), **to_host_args(kwargs)))
     return wrapper
 
 
-class _EmulatedObject:
-    """An object (a random generator) whose methods return emulated arrays."""
+def _to_device_objects(result):
+    if isinstance(result, numpy.random.RandomState):
+        return _EmulatedObject('cupy.random.RandomState', result)
+    return to_device(result)
 
-    def __init__(self, obj):
+
+class _EmulatedUfunc:
+    """A ufunc of CuPy: NumPy's, with device arrays in and out and CuPy's keywords."""
+
+    def __init__(self, ufunc: numpy.ufunc):
+        self._ufunc = ufunc
+        self.__name__ = ufunc.__name__
+
+    def __call__(self, *args, **kwargs):
+        check_ufunc_call(self.__name__, args, kwargs)
+        reject_host_arrays(self.__name__, args + tuple(kwargs.values()))
+        result = self._ufunc(*to_host_args(args), **to_host_args(kwargs))
+        return kwargs['out'] if 'out' in kwargs else to_device(result)
+
+    def __getattr__(self, name):
+        if name in ('nin', 'nout', 'nargs', 'types'):
+            return getattr(self._ufunc, name)
+        qualname = f'cupy.ufunc.{name}'
+        if name.startswith('_') or not cupy_namespace.has_attribute('cupy.ufunc', name):
+            cupy_namespace.refuse(AttributeError, f'{qualname}: CuPy has no such method')
+        return _checked(qualname, getattr(self._ufunc, name))
+
+    def __repr__(self):
+        return f'<emulated ufunc {self.__name__}>'
+
+
+def _emulated_class(qualname, cls):
+    @functools.wraps(cls)
+    def make(*args, **kwargs):
+        return _EmulatedObject(qualname, cls(*args, **kwargs))
+    return make
+
+
+class _EmulatedObject:
+    """An instance of a class of CuPy (a random generator): NumPy's object behind CuPy's
+    methods, which return device arrays."""
+
+    def __init__(self, qualname: str, obj):
+        self._qualname = qualname
         self._obj = obj
 
     def __getattr__(self, name):
+        if name.startswith('__') or not cupy_namespace.has_attribute(self._qualname, name):
+            cupy_namespace.refuse(AttributeError, f'{self._qualname}.{name}: CuPy has no such '
+                                  'attribute')
         attr = getattr(self._obj, name)
-        return _wrap_function(attr) if callable(attr) else attr
+        return _checked(f'{self._qualname}.{name}', attr) if callable(attr) else attr
 
 
 #: The array module of the emulated device.
-xp = _EmulatedNamespace(numpy)
+xp = _EmulatedModule('cupy', numpy)
 
 
 class EmulatedDevice(backend.Device):
@@ -162,7 +168,7 @@ class EmulatedDevice(backend.Device):
         return cls() if spec == cls.name else None
 
     def send_array(self, array):
-        return backend.CpuDevice().send_array(array).view(EmulatedArray)
+        return EmulatedArray.from_host_memory(backend.CpuDevice().send_array(array))
 
     def __repr__(self):
         return '<EmulatedDevice>'
