@@ -49,7 +49,9 @@ class SegNetBasic(Chain):
     - None: random initialization (``n_class`` must be given).
 
     Unlike the other models of the zoo, SegNet has no ``hybridize()``: its unpooling reads the
-    indices of the poolings of the same image, which a static graph traced once would freeze.
+    indices of the poolings of the same image, which a static graph traced once would freeze
+    (``hybridize_by_default`` is False, so that tools such as the ``vision`` command leave it
+    eager).
 
     Args:
         n_class (int or None): the number of classes.
@@ -71,6 +73,7 @@ class SegNetBasic(Chain):
     """
 
     task = 'semantic_segmentation'
+    hybridize_by_default = False
     weight_spec = None
 
     def __init__(self, n_class: int | None = None,

@@ -53,9 +53,11 @@ def test_parameters_are_chainercvs():
     assert model_shapes(SegNetBasic(n_class=11)) == tsv_shapes(TSV)
 
 
-def test_registered_as_a_semantic_segmentation_model():
+def test_registered_as_a_semantic_segmentation_model_that_stays_eager():
     assert get_model('segnet_basic') is SegNetBasic
     assert SegNetBasic.task == 'semantic_segmentation'
+    # what the vision command reads before it calls hybridize(), which SegNet lacks
+    assert SegNetBasic.hybridize_by_default is False and not hasattr(SegNetBasic, 'hybridize')
 
 
 @pytest.mark.slow
