@@ -11,7 +11,7 @@ from vision.models._registry import register_model
 from vision.models.detection.ssd.multibox import Multibox
 from vision.models.detection.ssd.ssd import SSD
 from vision.models.detection.ssd.vgg16 import VGG16Extractor300, VGG16Extractor512
-from vision.weights import file_kind, get_weight
+from vision.weights import file_kind, get_converter, get_weight
 
 # RGB: ImageNet's channel means, as the original Caffe model subtracts them.
 _IMAGENET_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
@@ -35,15 +35,17 @@ class _SSDVGG16(SSD):
 
     def __init__(self, n_fg_class: int | None = None,
                  pretrained_model: str | os.PathLike | None = None,
-                 base_channels: int | None = None):
+                 base_channels: int | None = None, **options):
         n_fg_class, base_channels, path, prefix = self._resolve(n_fg_class, pretrained_model,
                                                                 base_channels)
+        options = {'sizes': self._sizes, 'mean': _IMAGENET_MEAN, **self._weight_options(),
+                   **options}
         extractor = self._extractor(base_channels)
         super().__init__(
             extractor=extractor,
             multibox=Multibox(n_fg_class + 1, self._aspect_ratios,
                               in_channels=extractor.channels),
-            steps=self._steps, sizes=self._sizes, mean=_IMAGENET_MEAN)
+            steps=self._steps, **options)
         if path is not None:
             load_npz(path, self, path=prefix)
 
@@ -83,6 +85,15 @@ class _SSDVGG16(SSD):
             path = spec.local_path()
         return fixed, fixed_base, path, prefix
 
+    def _weight_options(self) -> dict:
+        """The options that the weights loaded by name fix unless given: their converter's
+        constructor arguments (e.g. torchvision's default boxes) and their mean."""
+        spec = self.weight_spec
+        if spec is None:
+            return {}
+        return {**get_converter(spec.converter).model_kwargs,
+                'mean': spec.preprocessing.model_mean()}
+
     def _npz_head(self, path: str) -> tuple[str, int, int]:
         """The path of the model in an NPZ file (``''``, or e.g. ``'model/'`` in a train
         chain's file), the foreground classes of its head and the channels of its
@@ -119,6 +130,11 @@ class SSD300(_SSDVGG16):
     - ``'voc0712'``: ChainerCV's conversion of the authors' Caffe model trained on PASCAL VOC
       2007 and 2012 trainval (``n_fg_class`` 20 or None), fetched and verified through the
       manifest (``weights_manifest.json``);
+    - ``'torchvision-coco'``: torchvision's ``ssd300_vgg16`` trained on COCO
+      (``n_fg_class`` 80 or None, :data:`vision.datasets.coco_bbox_label_names`), converted
+      (:mod:`~vision.models.detection.ssd.torchvision_ssd300`), with torchvision's default
+      boxes, mean, resizing and postprocessing as options; use the ``'evaluate'`` preset
+      for torchvision's thresholds;
     - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path
       (``model/`` in a train chain's snapshot); its head fixes ``n_fg_class``;
     - None: random initialization (``n_fg_class`` must be given).
@@ -128,6 +144,12 @@ class SSD300(_SSDVGG16):
         pretrained_model (str, path or None): see above.
         base_channels (int or None): the width of the extractor (:class:`VGG16`); the
             weights fix it (an NPZ file by its ``conv1_1``), else 64, the paper's.
+        options: ``sizes`` (of the default boxes, ChainerCV's by default), ``mean`` (RGB,
+            ``(123, 117, 104)`` by default) and the keyword options of :class:`SSD`
+            (``clip_default_bbox``, ``bbox_xform_clip``, ``clip_bbox``, ``topk_candidates``,
+            ``detections_per_img``, ``antialias``); weights loaded by name set those they
+            need (their mean, and torchvision's settings for ``'torchvision-coco'``) unless
+            given.
 
     Attributes:
         weight_spec (vision.weights.WeightSpec or None): the manifest row of weights loaded
