@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 
-from harness import FORCING_VARIABLES, print_blas
+from harness import print_blas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ('resnet50', 'mlp')
@@ -82,9 +82,6 @@ def _job(args, model: str, n: int, buckets: str) -> dict:
     """Runs one worker job and returns what its rank 0 printed."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(2 // n), OMP_NUM_THREADS=str(2 // n),
                PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, 'bench')]))
-    for name in FORCING_VARIABLES:
-        if name not in os.environ:
-            env.pop(name, None)
     command = [sys.executable, os.path.abspath(__file__), '--worker', model, buckets,
                '--batchsize', str(args.batchsize), '--size', str(args.size),
                '--steps', str(args.steps)]
