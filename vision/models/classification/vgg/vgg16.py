@@ -45,6 +45,9 @@ class VGG16(ClassifierPredictMixin, PickableSequentialChain):
         initialW (callable): the initializer of the weights (default: normal with standard
             deviation 0.01, as in the paper).
         initial_bias (callable): the initializer of the biases.
+        base_channels (int): the channels of ``conv1_*``, which the other layers follow: a
+            layer of ``c`` channels in the paper has ``c * base_channels // 64`` (64, the
+            paper's width, by default; pretrained weights are of that width).
 
     Attributes:
         mean (numpy.ndarray): ``(3, 1, 1)``, what to subtract from RGB 0-255 images.
@@ -57,7 +60,11 @@ class VGG16(ClassifierPredictMixin, PickableSequentialChain):
     weight_spec = None
 
     def __init__(self, n_class: int | None = None, pretrained_model=None, mean=None,
-                 initialW=None, initial_bias=None):
+                 initialW=None, initial_bias=None, base_channels: int = 64):
+        if (isinstance(base_channels, bool) or not isinstance(base_channels, (int, numpy.integer))
+                or base_channels < 1):
+            raise ValueError(f'{type(self).__name__}: base_channels must be a positive int, '
+                             f'but got {base_channels!r}')
         param, pretrained = prepare_pretrained_model(
             self.model_name, pretrained_model, {'n_class': n_class, 'mean': mean},
             self.preset_params['imagenet'], torch_converter='torchvision_vgg16')
@@ -72,17 +79,19 @@ class VGG16(ClassifierPredictMixin, PickableSequentialChain):
         with self.init_scope():
             for i, stage in enumerate(_STAGES):
                 for name, out_channels in stage:
+                    out_channels = out_channels * base_channels // 64
                     setattr(self, name, Conv2DActiv(in_channels, out_channels, 3, 1, 1,
                                                     **kwargs))
                     in_channels = out_channels
                 setattr(self, f'pool{i + 1}', MaxPooling2D(2))
-            self.fc6 = Linear(None, 4096, **kwargs)
+            n_hidden = 4096 * base_channels // 64
+            self.fc6 = Linear(None, n_hidden, **kwargs)
             self.fc6_relu = F.relu
             self.fc6_dropout = F.dropout
-            self.fc7 = Linear(4096, 4096, **kwargs)
+            self.fc7 = Linear(n_hidden, n_hidden, **kwargs)
             self.fc7_relu = F.relu
             self.fc7_dropout = F.dropout
-            self.fc8 = Linear(4096, param['n_class'], **kwargs)
+            self.fc8 = Linear(n_hidden, param['n_class'], **kwargs)
             self.prob = F.softmax
         if pretrained is not None:
             pretrained.load(self)

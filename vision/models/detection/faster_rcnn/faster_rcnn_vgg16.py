@@ -55,10 +55,14 @@ class FasterRCNNVGG16(FasterRCNN):
         score_initialW (callable): the initializer of ``head/score`` (default: normal, 0.01).
         proposal_creator_params (dict): the arguments of the RPN's
             :class:`ProposalCreator`.
+        base_channels (int): the channels of the extractor's ``conv1_*``, which the other
+            layers follow (see :class:`vision.models.VGG16`; the RPN and the head follow the
+            extractor): 64, the paper's width, by default, the width of the published
+            weights; 8 gives a detector for small problems such as the synthetic shapes.
 
     Raises:
         ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
-            both).
+            both); ``base_channels`` is not 64 with ``pretrained_model='imagenet'``.
 
     Attributes:
         weight_spec (vision.weights.WeightSpec or None): the manifest's row of the weights
@@ -74,11 +78,14 @@ class FasterRCNNVGG16(FasterRCNN):
                  ratios: Sequence[float] = (0.5, 1, 2),
                  anchor_scales: Sequence[float] = (8, 16, 32),
                  vgg_initialW=None, rpn_initialW=None, loc_initialW=None, score_initialW=None,
-                 proposal_creator_params: Mapping | None = None):
+                 proposal_creator_params: Mapping | None = None, base_channels: int = 64):
         imagenet = pretrained_model == 'imagenet'
         if imagenet and n_fg_class is None:
             raise ValueError(f"{self.model_name}: n_fg_class must be given with "
                              "pretrained_model='imagenet' (weights of the extractor only)")
+        if imagenet and base_channels != 64:
+            raise ValueError(f"{self.model_name}: pretrained_model='imagenet' is VGG-16 of "
+                             f'base_channels 64, but got base_channels={base_channels!r}')
         n_fg_class, pretrained = prepare_detector_weights(
             self.model_name, n_fg_class, None if imagenet else pretrained_model, _MEAN)
         if vgg_initialW is None and pretrained_model:
@@ -87,15 +94,18 @@ class FasterRCNNVGG16(FasterRCNN):
         loc_initialW = loc_initialW or initializers.Normal(0.001)
         score_initialW = score_initialW or initializers.Normal(0.01)
 
-        extractor = VGG16(initialW=vgg_initialW)
+        extractor = VGG16(initialW=vgg_initialW, base_channels=base_channels)
         extractor.pick = 'conv5_3'
         extractor.remove_unused()
-        rpn = RegionProposalNetwork(512, 512, ratios=ratios, anchor_scales=anchor_scales,
-                                    feat_stride=self.feat_stride, initialW=rpn_initialW,
+        channels = 8 * base_channels
+        rpn = RegionProposalNetwork(channels, channels, ratios=ratios,
+                                    anchor_scales=anchor_scales, feat_stride=self.feat_stride,
+                                    initialW=rpn_initialW,
                                     proposal_creator_params=proposal_creator_params)
         head = VGG16RoIHead(n_fg_class + 1, roi_size=7, spatial_scale=1. / self.feat_stride,
                             vgg_initialW=vgg_initialW, loc_initialW=loc_initialW,
-                            score_initialW=score_initialW)
+                            score_initialW=score_initialW, in_channels=channels,
+                            n_hidden=64 * base_channels)
         super().__init__(extractor, rpn, head, mean=_MEAN, min_size=min_size,
                          max_size=max_size)
         if imagenet:

@@ -27,16 +27,20 @@ class VGG16RoIHead(Hybridizable, Chain):
         vgg_initialW (callable): the initializer of ``fc6`` and ``fc7``.
         loc_initialW (callable): the initializer of ``cls_loc``.
         score_initialW (callable): the initializer of ``score``.
+        in_channels (int): the channels of the feature map (VGG-16's 512).
+        n_hidden (int): the outputs of ``fc6`` and ``fc7`` (VGG-16's 4096).
     """
 
     def __init__(self, n_class: int, roi_size: int, spatial_scale: float,
-                 vgg_initialW=None, loc_initialW=None, score_initialW=None):
+                 vgg_initialW=None, loc_initialW=None, score_initialW=None,
+                 in_channels: int = 512, n_hidden: int = 4096):
         super().__init__()
         with self.init_scope():
-            self.fc6 = Linear(512 * roi_size * roi_size, 4096, initialW=vgg_initialW)
-            self.fc7 = Linear(4096, 4096, initialW=vgg_initialW)
-            self.cls_loc = Linear(4096, n_class * 4, initialW=loc_initialW)
-            self.score = Linear(4096, n_class, initialW=score_initialW)
+            self.fc6 = Linear(in_channels * roi_size * roi_size, n_hidden,
+                              initialW=vgg_initialW)
+            self.fc7 = Linear(n_hidden, n_hidden, initialW=vgg_initialW)
+            self.cls_loc = Linear(n_hidden, n_class * 4, initialW=loc_initialW)
+            self.score = Linear(n_hidden, n_class, initialW=score_initialW)
         self.n_class = n_class
         self.roi_size = roi_size
         self.spatial_scale = spatial_scale
@@ -45,7 +49,7 @@ class VGG16RoIHead(Hybridizable, Chain):
         """Classifies regions.
 
         Args:
-            x (Variable): ``(N, 512, H', W')``, the feature map.
+            x (Variable): ``(N, in_channels, H', W')``, the feature map.
             rois (array): ``(R, 4)`` float32, the regions ``(y_min, x_min, y_max, x_max)`` in
                 image pixels.
             roi_indices (array): ``(R,)`` int32, the image of each region.
