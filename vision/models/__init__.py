@@ -18,11 +18,17 @@ from vision.models.classification import (
     SEResNeXt101,
 )
 from vision.models.detection import MTCNN, SSD300, SSD512, FasterRCNNVGG16
-from vision.models.segmentation import PixelwiseSoftmaxClassifier, SegNetBasic
+from vision.models.segmentation import (
+    PixelwiseSoftmaxClassifier,
+    PSPNetResNet50,
+    PSPNetResNet101,
+    SegNetBasic,
+)
 
 __all__ = [
     'FasterRCNNVGG16',
-    'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'PixelwiseSoftmaxClassifier', 'ResNet101',
+    'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'PSPNetResNet101', 'PSPNetResNet50',
+    'PixelwiseSoftmaxClassifier', 'ResNet101',
     'ResNet14', 'ResNet152', 'ResNet50',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'SSD300', 'SSD512',
     'SegNetBasic',

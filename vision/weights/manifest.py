@@ -16,6 +16,7 @@ from typing import Any
 
 from vision.datasets import (
     camvid_label_names,
+    cityscapes_semantic_segmentation_label_names,
     coco_bbox_label_names,
     imagenet_label_names,
     shapes_label_names,
@@ -40,6 +41,7 @@ _LABEL_NAMES = {
     'voc': tuple(voc_bbox_label_names),
     'coco': tuple(coco_bbox_label_names),
     'camvid': tuple(camvid_label_names),
+    'cityscapes': tuple(cityscapes_semantic_segmentation_label_names),
 }
 _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
@@ -53,9 +55,11 @@ def label_names(categories: str) -> tuple[str, ...]:
             (:data:`vision.datasets.shapes_label_names`), ``'face'``, ``'voc'``
             (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC),
             ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
-            COCO's detection annotations, in the order of their ids) or ``'camvid'``
+            COCO's detection annotations, in the order of their ids), ``'camvid'``
             (:data:`vision.datasets.camvid_label_names`, the 11 classes of CamVid as SegNet's
-            tutorial labels them).
+            tutorial labels them) or ``'cityscapes'``
+            (:data:`vision.datasets.cityscapes_semantic_segmentation_label_names`, the 19
+            classes of Cityscapes' benchmark).
 
     Returns:
         tuple of str: the names, in the order of the class indices.

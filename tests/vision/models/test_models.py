@@ -26,6 +26,8 @@ SMALL = {
     'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96}, 3),
     'mtcnn': ({}, 1),
     'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
+    'pspnet_resnet50': ({'n_class': 3, 'input_size': 256, 'base_channels': 2}, 3),
+    'pspnet_resnet101': ({'n_class': 3, 'input_size': 256, 'base_channels': 2}, 3),
     'resnet14': ({'n_class': 5, 'base_channels': 8}, 5),
     'resnet50': ({'n_class': 5, 'base_channels': 8}, 5),
     'resnet101': ({'n_class': 5, 'base_channels': 8}, 5),
@@ -49,7 +51,7 @@ SMALL = {
 }
 
 # Models whose small build still takes more than a few seconds to predict.
-SLOW = {'faster_rcnn_vgg16',
+SLOW = {'faster_rcnn_vgg16', 'pspnet_resnet50', 'pspnet_resnet101',
         'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'segnet_basic', 'ssd300',
         'ssd512', 'vgg16'}
 
