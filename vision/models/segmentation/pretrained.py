@@ -3,6 +3,7 @@ weights fix, checked against the one given, and the weights to load."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy
@@ -36,9 +37,61 @@ def npz_array_shape(path: str, key: str) -> tuple[str, tuple[int, ...]] | None:
         return keys[0][:-len(key)], tuple(npz[keys[0]].shape)
 
 
+@dataclasses.dataclass(frozen=True)
+class SegmentationWeights:
+    """What :func:`prepare_segmentation_weights` resolved.
+
+    Attributes:
+        n_class (int): the number of classes.
+        pretrained (vision.weights.Pretrained or None): the weights to load (None without
+            weights); ``pretrained.load(model)`` loads them.
+        classifier_shape (tuple of int or None): the shape of the classifier's filter in a
+            file given by path, from which a model reads its width; None otherwise.
+        source (str or None): the weights as the errors name them (``"the weights 'camvid'"``,
+            ``'the file PATH'``).
+    """
+
+    n_class: int
+    pretrained: Pretrained | None = None
+    classifier_shape: tuple[int, ...] | None = None
+    source: str | None = None
+
+    @property
+    def model_kwargs(self) -> dict:
+        """The constructor arguments that the manifest row of weights given by name fixes."""
+        spec = self.pretrained.spec if self.pretrained is not None else None
+        return dict(spec.model_kwargs) if spec is not None else {}
+
+    def argument(self, model: str, key: str, given, fixed):
+        """A constructor argument: ``given``, or what the weights fix (``fixed``; None: they
+        fix nothing) when it is None (see :func:`agreed_argument`)."""
+        return agreed_argument(model, key, given, fixed, self.source)
+
+
+def agreed_argument(model: str, key: str, given, fixed, source: str | None):
+    """A constructor argument: ``given``, or what the weights fix when it is None.
+
+    Args:
+        model (str): the registered model, named by the error.
+        key (str): the argument's name.
+        given: its value as given (None: not given).
+        fixed: its value as the weights fix it (None: they do not).
+        source (str or None): the weights, as the error names them.
+
+    Raises:
+        ValueError: both are given and differ (the message names both).
+    """
+    if given is None or fixed is None:
+        return fixed if given is None else given
+    if given != fixed:
+        raise ValueError(f'{model}: {key}={given!r} contradicts {source}, made for '
+                         f'{key}={fixed!r}: leave {key} out or pass {key}={fixed!r}')
+    return given
+
+
 def prepare_segmentation_weights(model: str, n_class: int | None,
                                  pretrained_model: str | os.PathLike | None, classifier: str
-                                 ) -> tuple[int, tuple[int, ...] | None, Pretrained | None]:
+                                 ) -> SegmentationWeights:
     """The number of classes, as given or as the weights fix it, and the weights to load.
 
     Weights by name fix ``n_class`` by their manifest row; an NPZ file by the first axis of
@@ -52,10 +105,7 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
             are the classes), e.g. ``'conv_classifier/W'``.
 
     Returns:
-        tuple: the number of classes; the shape of the classifier's filter in the file given
-        by path (None otherwise), from which a model reads its width; a
-        :class:`vision.weights.Pretrained` (None without weights), whose ``load(model)``
-        loads them.
+        SegmentationWeights: the classes, the weights and what else they fix.
 
     Raises:
         ValueError: neither gives ``n_class``, it is not a positive int, the weights are
@@ -68,7 +118,7 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
     if not pretrained_model:
         if n_class is None:
             raise ValueError(f'{model}: n_class must be given when pretrained_model is None')
-        return int(n_class), None, None
+        return SegmentationWeights(int(n_class))
     path = os.fspath(pretrained_model)
     shape = None
     if os.path.isfile(path):
@@ -80,9 +130,7 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
         fixed, source = shape[0], f'the file {path}'
     else:
         fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
-    if n_class is not None and n_class != fixed:
-        raise ValueError(f'{model}: n_class={n_class} contradicts {source}, made for {fixed} '
-                         f'classes: leave n_class out or pass n_class={fixed}')
+    n_class = agreed_argument(model, 'n_class', n_class, fixed, source)
     _, pretrained = prepare_pretrained_model(model, path, {'n_class': fixed, 'mean': None},
                                              {'mean': None})
-    return fixed, shape, pretrained
+    return SegmentationWeights(int(n_class), pretrained, shape, source)

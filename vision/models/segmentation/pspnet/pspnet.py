@@ -61,7 +61,8 @@ class PSPNet(Hybridizable, Chain):
             weights are loaded, the links' own else).
         base_channels (int or None): the channels of the extractor's ``conv1_1``, which every
             other layer follows (64 in the published networks; beyond ChainerCV, smaller for
-            tests and small problems); the weights fix it.
+            tests and small problems); the weights fix it (a file by its ``head_conv2``, a
+            manifest row by its ``model_kwargs``, else 64).
 
     Attributes:
         mean (numpy.ndarray): float32 ``(3, 1, 1)``, subtracted from RGB 0-255 images.
@@ -82,23 +83,20 @@ class PSPNet(Hybridizable, Chain):
                  pretrained_model: str | os.PathLike | None = None, input_size=None,
                  initialW=None, *, base_channels: int | None = None):
         name = self.model_name
-        n_class, shape, pretrained = prepare_segmentation_weights(
-            name, n_class, pretrained_model, _CLASSIFIER)
-        spec = pretrained.spec if pretrained is not None else None
-        fixed_size = tuple(spec.model_kwargs['input_size']) if spec is not None else None
-        input_size = _pair(name, input_size) if input_size is not None else None
-        if fixed_size is not None and input_size not in (None, fixed_size):
-            raise ValueError(f'{name}: input_size={input_size} contradicts the weights '
-                             f'{pretrained_model!r}, made for {fixed_size}: leave input_size '
-                             f'out or pass input_size={fixed_size}')
-        self.input_size = input_size or fixed_size or _INPUT_SIZE
-        fixed_base = shape[1] // 8 if shape is not None else _BASE_CHANNELS
-        if pretrained is not None and base_channels not in (None, fixed_base):
-            raise ValueError(f'{name}: base_channels={base_channels} contradicts the weights '
-                             f'{os.fspath(pretrained_model)!r}, whose conv1_1 has {fixed_base} '
-                             f'channels: leave base_channels out or pass '
-                             f'base_channels={fixed_base}')
-        base = base_channels if pretrained is None and base_channels else fixed_base
+        weights = prepare_segmentation_weights(name, n_class, pretrained_model, _CLASSIFIER)
+        fixed = weights.model_kwargs
+        if 'input_size' in fixed:
+            fixed['input_size'] = _pair(name, fixed['input_size'])
+        if weights.classifier_shape is not None:
+            fixed['base_channels'] = weights.classifier_shape[1] // 8
+        elif weights.pretrained is not None:
+            fixed.setdefault('base_channels', _BASE_CHANNELS)
+        self.input_size = weights.argument(
+            name, 'input_size', None if input_size is None else _pair(name, input_size),
+            fixed.get('input_size')) or _INPUT_SIZE
+        base = weights.argument(name, 'base_channels', base_channels,
+                                fixed.get('base_channels')) or _BASE_CHANNELS
+        pretrained = weights.pretrained
         if initialW is None and pretrained is not None:
             initialW = initializers.Zero()  # sampling takes time; the weights overwrite it
         super().__init__()
@@ -110,7 +108,8 @@ class PSPNet(Hybridizable, Chain):
             self.ppm = PyramidPoolingModule(channels, feat_size, _PYRAMIDS, initialW=initialW)
             self.head_conv1 = Conv2DBNActiv(2 * channels, channels // 4, 3, 1, 1,
                                             initialW=initialW)
-            self.head_conv2 = Convolution2D(channels // 4, n_class, 1, 1, 0, initialW=initialW)
+            self.head_conv2 = Convolution2D(channels // 4, weights.n_class, 1, 1, 0,
+                                            initialW=initialW)
         if pretrained is not None:
             pretrained.load(self)
 

@@ -59,8 +59,9 @@ class SegNetBasic(Chain):
         initialW (callable or None): the initializer of the convolutions (default: He's
             normal).
         base_channels (int or None): the channels of every convolution but the classifier;
-            the weights fix it, else 64, the authors' (beyond ChainerCV: 8 gives a small model
-            for tests and small problems).
+            the weights fix it (a file by its ``conv_classifier``, a manifest row by its
+            ``model_kwargs``, else 64), else 64, the authors' (beyond ChainerCV: 8 gives a
+            small model for tests and small problems).
 
     Attributes:
         n_class (int): the number of classes.
@@ -79,19 +80,19 @@ class SegNetBasic(Chain):
     def __init__(self, n_class: int | None = None,
                  pretrained_model: str | os.PathLike | None = None, initialW=None, *,
                  base_channels: int | None = None):
-        n_class, shape, pretrained = prepare_segmentation_weights(
-            self.model_name, n_class, pretrained_model, _CLASSIFIER)
-        fixed = shape[1] if shape is not None else _BASE_CHANNELS
-        if pretrained is not None and base_channels is not None and base_channels != fixed:
-            raise ValueError(f'{self.model_name}: base_channels={base_channels} contradicts '
-                             f'the weights {os.fspath(pretrained_model)!r}, whose convolutions '
-                             f'have {fixed} channels: leave base_channels out or pass '
-                             f'base_channels={fixed}')
-        width = base_channels if pretrained is None and base_channels else fixed
+        weights = prepare_segmentation_weights(self.model_name, n_class, pretrained_model,
+                                               _CLASSIFIER)
+        fixed = None
+        if weights.classifier_shape is not None:
+            fixed = weights.classifier_shape[1]
+        elif weights.pretrained is not None:
+            fixed = weights.model_kwargs.get('base_channels', _BASE_CHANNELS)
+        width = weights.argument(self.model_name, 'base_channels', base_channels,
+                                 fixed) or _BASE_CHANNELS
         if initialW is None:
             initialW = initializers.HeNormal()
         super().__init__()
-        self.n_class = n_class
+        self.n_class = n_class = weights.n_class
 
         def conv(in_channels, out_channels, ksize=_KSIZE):
             return Convolution2D(in_channels, out_channels, ksize, 1, ksize // 2,
@@ -105,8 +106,8 @@ class SegNetBasic(Chain):
                 setattr(self, f'conv_decode{i}', conv(width, width))
                 setattr(self, f'conv_decode{i}_bn', BatchNormalization(width, initial_beta=0.001))
             self.conv_classifier = Convolution2D(width, n_class, 1, 1, 0, initialW=initialW)
-        if pretrained is not None:
-            pretrained.load(self)
+        if weights.pretrained is not None:
+            weights.pretrained.load(self)
 
     def forward(self, x) -> framework.Variable:
         """The class scores of every pixel.
