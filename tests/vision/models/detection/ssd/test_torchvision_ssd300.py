@@ -130,10 +130,13 @@ def test_raw_outputs_are_torchvisions(ssd300_tv, fixture):
 
 
 @pytest.mark.slow
-def test_predict_is_torchvisions(ssd300_tv, fixture):
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_predict_is_torchvisions(ssd300_tv, fixture, hybridize):
     ssd300_tv.nms_thresh = float(fixture['nms_thresh'])
     ssd300_tv.score_thresh = float(fixture['score_thresh'])
+    ssd300_tv.hybridize(hybridize)
     (bbox,), (label,), (score,) = ssd300_tv.predict([grace_hopper()])
+    ssd300_tv.hybridize(False)
     # torchvision's boxes are (x1, y1, x2, y2), its labels category ids, its order by score;
     # ours are (y1, x1, y2, x2), labels 0 to 79, by label then score.
     expected_label = numpy.searchsorted(TORCHVISION_CLASSES, fixture['predict/labels']) - 1
