@@ -20,9 +20,12 @@ of its head, which the conversion rearranges:
 
 Where the outputs still differ from torchvision's (``tests/vision/models/detection/ssd/
 test_torchvision_ssd300.py`` measures it on weights made by the rule): scores gain the share
-of the ten dropped classes (none for a trained head, whose unused classes score nothing);
-torchvision keeps scores above ``score_thresh`` and suppresses boxes whose IoU is above
-``nms_thresh``, ChainerCV at or above (the same but for exact ties); ``norm4`` divides by
+of the ten dropped classes (small for a trained head, which never had them as targets; the
+fixture sets them to score nothing); torchvision keeps scores above ``score_thresh`` and
+suppresses boxes whose IoU is above ``nms_thresh``, ChainerCV at or above (the same but for
+exact ties); with fewer than 1000 candidates, torchvision suppresses the classes together,
+their boxes shifted apart by class, so that float32 rounding of the IoU may differ at the
+threshold; ``norm4`` divides by
 ``norm + 1e-5``, torchvision by ``max(norm, 1e-12)`` (a relative difference of ``1e-5 /
 norm``); default boxes, resizing and decoding are computed here in float64 and by other
 formulas (boxes within 1e-4 px, the prepared input within 1e-2 of 255); detections come
