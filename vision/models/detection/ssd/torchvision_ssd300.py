@@ -23,7 +23,7 @@ test_torchvision_ssd300.py`` measures it on weights made by the rule): scores ga
 of the ten dropped classes (small for a trained head, which never had them as targets; the
 fixture sets them to score nothing); torchvision keeps scores above ``score_thresh`` and
 suppresses boxes whose IoU is above ``nms_thresh``, ChainerCV at or above (the same but for
-exact ties); with fewer than 1000 candidates, torchvision suppresses the classes together,
+exact ties); with 1000 candidates or fewer, torchvision suppresses the classes together,
 their boxes shifted apart by class, so that float32 rounding of the IoU may differ at the
 threshold; ``norm4`` divides by
 ``norm + 1e-5``, torchvision by ``max(norm, 1e-12)`` (a relative difference of ``1e-5 /
