@@ -14,6 +14,8 @@ import numbers
 
 import numpy
 
+from framework import backend
+
 
 class ShapeError(ValueError, IndexError):
     """An array of the wrong shape.
@@ -24,12 +26,17 @@ class ShapeError(ValueError, IndexError):
 
 
 def as_array(fname: str, name: str, x) -> numpy.ndarray:
-    """Returns ``x`` as a NumPy array; raises TypeError for objects that are not arrays."""
-    try:
-        array = numpy.asarray(x)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f'{fname}: {name} must be an array, but got {type(x).__name__} '
-                        f'({error})') from None
+    """Returns ``x`` as an array: an array of any device as it is (never copied to the host),
+    anything else through :func:`numpy.asarray`; raises TypeError for objects that are not
+    arrays."""
+    if backend.is_array(x):
+        array = x
+    else:
+        try:
+            array = numpy.asarray(x)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f'{fname}: {name} must be an array, but got {type(x).__name__} '
+                            f'({error})') from None
     if array.dtype == object:
         raise TypeError(f'{fname}: {name} must be a numeric array, but got dtype object')
     return array
@@ -65,7 +72,8 @@ def as_bbox(fname: str, name: str, x, *, kinds: str = 'iuf',
             ChainerCV's evaluations do; it is returned as an array of shape ``(0, 4)``.
 
     Returns:
-        ~numpy.ndarray: ``x`` as an array of shape ``(R, 4)``, in its own dtype.
+        ~numpy.ndarray: ``x`` as an array of shape ``(R, 4)``, in its own dtype, on its own
+        device.
 
     Raises:
         ShapeError: ``x`` does not have shape ``(R, 4)`` (a :class:`ValueError`).
@@ -73,7 +81,8 @@ def as_bbox(fname: str, name: str, x, *, kinds: str = 'iuf',
     """
     array = as_array(fname, name, x)
     if empty_means_none and array.size == 0:
-        return numpy.zeros((0, 4), array.dtype if array.dtype.kind in kinds else numpy.float32)
+        return backend.get_array_module(array).zeros(
+            (0, 4), array.dtype if array.dtype.kind in kinds else numpy.float32)
     if array.ndim != 2 or array.shape[1] != 4:
         raise ShapeError(f'{fname}: {name} must have shape (R, 4), but got shape {array.shape}')
     if array.dtype.kind not in kinds:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy
 
+from framework import backend
 from vision.utils._validation import (
     ShapeError,
     as_bbox,
@@ -28,6 +29,10 @@ def _priority(fname: str, score, n_bbox: int) -> numpy.ndarray:
 
 def _suppress(fname, bbox, thresh, score, limit, label=None) -> numpy.ndarray:
     bbox = as_bbox(fname, 'bbox', bbox)
+    device = backend.same_device(fname, (bbox, score, label), ('bbox', 'score', 'label'))
+    # The greedy suppression runs on the host: arrays of another device are copied here, and
+    # the indices go back to the device of the boxes.
+    bbox, score, label = backend.to_cpu((bbox, score, label))
     thresh = real_number(fname, 'thresh', thresh)
     limit = optional_count(fname, 'limit', limit)
     order = _priority(fname, score, len(bbox))
@@ -43,7 +48,7 @@ def _suppress(fname, bbox, thresh, score, limit, label=None) -> numpy.ndarray:
         group = label[order]
     box = bbox[order].astype(compute_dtype(bbox), copy=False)
     kept = greedy_suppression(box, thresh, group, limit)
-    return order[kept].astype(numpy.int32)
+    return device.send(order[kept].astype(numpy.int32))
 
 
 def non_maximum_suppression(bbox: numpy.ndarray, thresh: float,
@@ -74,11 +79,12 @@ def non_maximum_suppression(bbox: numpy.ndarray, thresh: float,
     Returns:
         ~numpy.ndarray:
         The indices of the selected boxes, in the order they were selected (by decreasing
-        score). Its shape is :math:`(K,)` with :math:`K \\leq R`, and its dtype is
-        :obj:`numpy.int32`.
+        score), on the device of ``bbox`` (the suppression itself runs on the host). Its shape
+        is :math:`(K,)` with :math:`K \\leq R`, and its dtype is :obj:`numpy.int32`.
 
     Raises:
-        ValueError: If an array has the wrong shape, ``thresh`` is NaN or ``limit`` is negative.
+        ValueError: If an array has the wrong shape, ``thresh`` is NaN, ``limit`` is negative
+            or the arrays live on different devices.
         TypeError: If an argument has the wrong type.
     """
     return _suppress('non_maximum_suppression', bbox, thresh, score, limit)
@@ -104,11 +110,12 @@ def batched_non_maximum_suppression(bbox: numpy.ndarray, score: numpy.ndarray,
 
     Returns:
         ~numpy.ndarray:
-        The indices of the selected boxes, by decreasing score; shape :math:`(K,)`, dtype
-        :obj:`numpy.int32`.
+        The indices of the selected boxes, by decreasing score, on the device of ``bbox``;
+        shape :math:`(K,)`, dtype :obj:`numpy.int32`.
 
     Raises:
-        ValueError: If an array has the wrong shape, ``thresh`` is NaN or ``limit`` is negative.
+        ValueError: If an array has the wrong shape, ``thresh`` is NaN, ``limit`` is negative
+            or the arrays live on different devices.
         TypeError: If an argument has the wrong type.
     """
     if score is None:
