@@ -8,18 +8,18 @@ from collections.abc import Mapping, Sequence
 import numpy
 
 from framework import initializers
+from framework.serializers import load_npz
 from vision.models._registry import register_model
 from vision.models.classification.vgg.vgg16 import VGG16
 from vision.models.detection.faster_rcnn.faster_rcnn import FasterRCNN
 from vision.models.detection.faster_rcnn.pretrained import prepare_detector_weights
 from vision.models.detection.faster_rcnn.region_proposal_network import RegionProposalNetwork
 from vision.models.detection.faster_rcnn.vgg16_roi_head import VGG16RoIHead
+from vision.weights import WeightSpec
+from vision.weights.integrity import reporting_corruption
 
 # RGB order: the channel means of the Caffe model of the authors.
 _MEAN = numpy.array([122.7717, 115.9465, 102.9801], numpy.float32)[:, None, None]
-# The layers of VGG-16 that ImageNet's weights give.
-_IMAGENET_LAYERS = tuple(f'conv{i}_{j}' for i, n in ((1, 2), (2, 2), (3, 3), (4, 3), (5, 3))
-                         for j in range(1, n + 1))
 
 
 @register_model('faster_rcnn_vgg16')
@@ -31,8 +31,9 @@ class FasterRCNNVGG16(FasterRCNN):
 
     - a weight of the manifest by name (ChainerCV's ``'voc07'``, ``'voc0712'``, when the
       manifest lists them): ``n_fg_class`` follows from it;
-    - ``'imagenet'``: VGG-16's ImageNet weights (:class:`vision.models.VGG16`'s
-      ``'imagenet'``) in the extractor and in the head's ``fc6`` and ``fc7``, the rest random;
+    - ``'imagenet'``: VGG-16's ImageNet weights (the file of :class:`vision.models.VGG16`'s
+      ``'imagenet'``, the manifest's ``faster_rcnn_vgg16/imagenet``) in the extractor and in
+      the head's ``fc6`` and ``fc7``, the rest random, as ChainerCV copies them;
       ``n_fg_class`` must be given;
     - the path of an NPZ file in ChainerCV's layout (``extractor/conv1_1/conv/W``, ...,
       ``rpn/...``, ``head/...``): ``n_fg_class`` follows from its ``head/score``;
@@ -79,15 +80,15 @@ class FasterRCNNVGG16(FasterRCNN):
                  anchor_scales: Sequence[float] = (8, 16, 32),
                  vgg_initialW=None, rpn_initialW=None, loc_initialW=None, score_initialW=None,
                  proposal_creator_params: Mapping | None = None, base_channels: int = 64):
-        imagenet = pretrained_model == 'imagenet'
-        if imagenet and n_fg_class is None:
-            raise ValueError(f"{self.model_name}: n_fg_class must be given with "
-                             "pretrained_model='imagenet' (weights of the extractor only)")
-        if imagenet and base_channels != 64:
-            raise ValueError(f"{self.model_name}: pretrained_model='imagenet' is VGG-16 of "
-                             f'base_channels 64, but got base_channels={base_channels!r}')
         n_fg_class, pretrained = prepare_detector_weights(
-            self.model_name, n_fg_class, None if imagenet else pretrained_model, _MEAN)
+            self.model_name, n_fg_class, pretrained_model, _MEAN)
+        # The weights of the extractor ('imagenet') fix no classes.
+        imagenet = pretrained is not None and pretrained.spec is not None \
+            and pretrained.spec.n_class is None
+        if imagenet and base_channels != 64:
+            raise ValueError(f'{self.model_name}: pretrained_model={pretrained_model!r} is '
+                             f'VGG-16 of base_channels 64, but got base_channels='
+                             f'{base_channels!r}')
         if vgg_initialW is None and pretrained_model:
             vgg_initialW = initializers.Zero()
         rpn_initialW = rpn_initialW or initializers.Normal(0.01)
@@ -109,13 +110,22 @@ class FasterRCNNVGG16(FasterRCNN):
         super().__init__(extractor, rpn, head, mean=_MEAN, min_size=min_size,
                          max_size=max_size)
         if imagenet:
-            self._copy_imagenet_pretrained_vgg16()
+            self._load_imagenet_vgg16(pretrained.spec)
         elif pretrained is not None:
             pretrained.load(self)
 
-    def _copy_imagenet_pretrained_vgg16(self) -> None:
-        vgg16 = VGG16(pretrained_model='imagenet')
-        for name in _IMAGENET_LAYERS:
-            self.extractor[name].copyparams(vgg16[name])
-        self.head.fc6.copyparams(vgg16.fc6)
-        self.head.fc7.copyparams(vgg16.fc7)
+    def _load_imagenet_vgg16(self, spec: WeightSpec) -> None:
+        """Loads VGG-16's weights as ChainerCV's ``_copy_imagenet_pretrained_vgg16`` copies
+        them: ``conv1_1`` to ``conv5_3`` into the extractor, ``fc6`` and ``fc7`` into the
+        head; the RPN and the head's ``cls_loc`` and ``score`` keep their initial values.
+
+        Args:
+            spec (vision.weights.WeightSpec): the manifest's row, whose file is a
+                :class:`vision.models.VGG16` saved by ``save_npz``.
+        """
+        path = spec.local_path()
+        with reporting_corruption(spec, path, 'npz'):
+            load_npz(path, self.extractor)
+            load_npz(path, self.head.fc6, path='fc6/')
+            load_npz(path, self.head.fc7, path='fc7/')
+        self.weight_spec = spec

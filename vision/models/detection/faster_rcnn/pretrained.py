@@ -46,8 +46,9 @@ def resolve_n_fg_class(model: str, n_fg_class: int | None,
                        pretrained_model: str | os.PathLike | None) -> int:
     """``n_fg_class`` as given, or as the weights fix it.
 
-    Weights by name fix it by their manifest row (``n_class``); an NPZ file by the length of
-    its ``head/score/b`` (background included), under any prefix.
+    Weights by name fix it by their manifest row (``n_class``; not the weights of an
+    extractor, whose ``n_class`` is None); an NPZ file by the length of its ``head/score/b``
+    (background included), under any prefix.
 
     Args:
         model (str): the registered model, named by the errors.
@@ -69,6 +70,9 @@ def resolve_n_fg_class(model: str, n_fg_class: int | None,
             fixed, source = _npz_n_fg_class(path), f'the file {path}'
         else:
             fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
+            if fixed is None and n_fg_class is None:
+                raise ValueError(f'{model}: n_fg_class must be given with pretrained_model='
+                                 f'{path!r} (the weights of the extractor only)')
     if n_fg_class is None:
         if fixed is None:
             raise ValueError(f'{model}: n_fg_class must be given when pretrained_model '

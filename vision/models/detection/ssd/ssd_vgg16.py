@@ -47,7 +47,10 @@ class _SSDVGG16(SSD):
                               in_channels=extractor.channels),
             steps=self._steps, **options)
         if path is not None:
-            load_npz(path, self, path=prefix)
+            # The weights of an extractor ('imagenet') leave the rest as initialised, as
+            # ChainerCV's load_npz(..., strict=False) does.
+            extractor_only = self.weight_spec is not None and self.weight_spec.n_class is None
+            load_npz(path, self, path=prefix, strict=not extractor_only)
 
     def _resolve(self, n_fg_class, pretrained_model, base_channels
                  ) -> tuple[int, int, str | None, str]:
@@ -72,7 +75,12 @@ class _SSDVGG16(SSD):
             spec = get_weight(self.model_name, path)
             fixed, source = spec.n_class, f'the weights {path!r} ({spec.describe()})'
             fixed_base = spec.model_kwargs.get('base_channels', _BASE_CHANNELS)
-        if n_fg_class is not None and fixed != n_fg_class:
+        if fixed is None:
+            if n_fg_class is None:
+                raise ValueError(f'{name}: n_fg_class must be given with pretrained_model='
+                                 f'{path!r} (the weights of the extractor only)')
+            fixed = int(n_fg_class)
+        elif n_fg_class is not None and fixed != n_fg_class:
             raise ValueError(f'{name}: n_fg_class={n_fg_class} contradicts {source}, which '
                              f'detect {fixed} foreground classes: leave n_fg_class out or '
                              f'pass n_fg_class={fixed}')
@@ -135,6 +143,10 @@ class SSD300(_SSDVGG16):
       (:mod:`~vision.models.detection.ssd.torchvision_ssd300`), with torchvision's default
       boxes, mean, resizing and postprocessing as options; use the ``'evaluate'`` preset
       for torchvision's thresholds;
+    - ``'imagenet'``: the SSD authors' VGG-16 trained on ImageNet (fc6 and fc7 as the
+      convolutions ``conv6`` and ``conv7``), converted by ChainerCV, in the extractor's
+      VGG-16 layers; the rest (``norm4``, the extra layers, the head) as initialised, as
+      ChainerCV loads them; ``n_fg_class`` must be given;
     - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path
       (``model/`` in a train chain's snapshot); its head fixes ``n_fg_class``;
     - None: random initialization (``n_fg_class`` must be given).

@@ -5,12 +5,14 @@ the errors of an ``n_fg_class`` that contradicts them. The tiny model stands in 
 from __future__ import annotations
 
 import hashlib
+import io
 
 import numpy
 import pytest
 
 from framework.serializers import save_npz
 from vision.models.detection.faster_rcnn import FasterRCNNVGG16
+from vision.weights import get_weight
 
 
 def _assert_same_params(a, b):
@@ -78,3 +80,47 @@ def test_the_manifests_voc_weights_fix_20_classes(name):
     with pytest.raises(ValueError, match=rf"faster_rcnn_vgg16: n_fg_class=5 contradicts the "
                                          rf"weights '{name}', made for 20 foreground classes"):
         FasterRCNNVGG16(n_fg_class=5, pretrained_model=name)
+
+
+def test_the_manifests_imagenet_weights_are_vgg16s():
+    spec = get_weight('faster_rcnn_vgg16', 'imagenet')
+    assert spec.source == get_weight('vgg16', 'imagenet').source
+    assert spec.n_class is None and spec.label_names is None
+    assert spec.converter == 'chainercv_npz' and spec.sha256 is spec.sha256_prefix is None
+    assert [s['value'] for s in spec.scores] == [70.6]
+
+
+def test_imagenet_weights_are_copied_as_chainercv(file_server, vision_home, weights_manifest,
+                                                  weight_row):
+    # VGG-16 of an eighth the width stands for the real one (the copy is the same at any
+    # width), which the constructor refuses before fetching anything.
+    model = FasterRCNNVGG16(n_fg_class=3, base_channels=8)
+    rng = numpy.random.RandomState(0)
+    # the file's keys and the parameters they go to
+    layers = {'': ('/extractor/', model.extractor), 'fc6/': ('/head/fc6/', model.head.fc6),
+              'fc7/': ('/head/fc7/', model.head.fc7)}
+    arrays, copied = {}, {}
+    for prefix, (path, link) in layers.items():
+        for name, param in link.namedparams():
+            value = rng.uniform(-1, 1, param.shape).astype(numpy.float32)
+            arrays[prefix + name.lstrip('/')] = copied[path + name.lstrip('/')] = value
+    arrays['fc8/W'] = numpy.zeros((10, 512), numpy.float32)  # VGG-16's classifier: unread
+    buffer = io.BytesIO()
+    numpy.savez(buffer, **arrays)
+    data = buffer.getvalue()
+    url = file_server.serve('/vgg16_imagenet.npz', data)
+    weights_manifest([weight_row(
+        model='faster_rcnn_vgg16', name='imagenet', source={'url': url},
+        sha256=hashlib.sha256(data).hexdigest(), converter='chainercv_npz', n_class=None,
+        categories=None)])
+    with pytest.raises(ValueError, match=r"pretrained_model='imagenet' is VGG-16 of "
+                                         r'base_channels 64, but got base_channels=8'):
+        FasterRCNNVGG16(n_fg_class=3, pretrained_model='imagenet', base_channels=8)
+    assert file_server.count('/vgg16_imagenet.npz') == 0
+    before = {name: param.array.copy() for name, param in model.namedparams()}
+    model._load_imagenet_vgg16(get_weight('faster_rcnn_vgg16', 'imagenet'))
+    assert model.weight_spec.name == 'imagenet'
+    assert len(copied) == 2 * 13 + 4
+    for name, param in model.namedparams():
+        numpy.testing.assert_array_equal(param.array, copied.get(name, before[name]),
+                                         err_msg=name)

@@ -3,12 +3,15 @@ by the rule of the fixtures, and the loading of weights."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import pathlib
 
 import numpy
 import pytest
 
 import framework
+import framework.random
 from framework.links.link import Chain
 from framework.serializers import NpzDeserializer, save_npz
 from vision.models import SSD300, SSD512, get_model
@@ -162,6 +165,53 @@ def test_manifest_rows_are_chainercvs():
         assert spec.n_class == 20 and spec.label_names[0] == 'aeroplane'
         assert spec.converter == 'chainercv_npz'
         assert [s['value'] for s in spec.scores] == [value]
+
+
+def test_manifest_rows_of_the_imagenet_extractor_are_chainercvs():
+    from vision.weights import get_weight
+    for model, value in (('ssd300', 77.5), ('ssd512', 80.1)):
+        spec = get_weight(model, 'imagenet')
+        assert spec.source['url'] == ('https://chainercv-models.preferred.jp/'
+                                      'ssd_vgg16_imagenet_converted_2017_06_09.npz')
+        assert spec.n_class is None and spec.label_names is None
+        assert spec.converter == 'chainercv_npz' and spec.sha256 is spec.sha256_prefix is None
+        assert spec.preprocessing.mean == (123, 117, 104)
+        assert [s['value'] for s in spec.scores] == [value]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('cls', [SSD300, SSD512])
+def test_imagenet_weights_fill_the_extractor_as_chainercv(cls, file_server, vision_home,
+                                                           weights_manifest, weight_row):
+    # Two layers of the file (ChainerCV's conversion of the authors' VGG-16 holds conv1_1 to
+    # conv7) and a key of no layer of SSD.
+    rng = numpy.random.RandomState(0)
+    arrays = {key: rng.uniform(-1, 1, shape).astype(numpy.float32) for key, shape in (
+        ('extractor/conv1_1/W', (64, 3, 3, 3)), ('extractor/conv1_1/b', (64,)),
+        ('extractor/conv7/W', (1024, 1024, 1, 1)), ('extractor/conv7/b', (1024,)),
+        ('fc8/W', (2, 2)))}
+    buffer = io.BytesIO()
+    numpy.savez(buffer, **arrays)
+    data = buffer.getvalue()
+    url = file_server.serve('/ssd_vgg16_imagenet.npz', data)
+    weights_manifest([weight_row(
+        model=cls.model_name, name='imagenet', source={'url': url}, converter='chainercv_npz',
+        sha256=hashlib.sha256(data).hexdigest(), n_class=None, categories=None)])
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: n_fg_class must be given with "
+                                         r"pretrained_model='imagenet' \(the weights of the "
+                                         r"extractor only\)"):
+        cls(pretrained_model='imagenet')
+    models = []
+    for pretrained_model in ('imagenet', None):
+        numpy.random.seed(0)
+        framework.random.seed(0)  # the initializers' generator
+        models.append(cls(n_fg_class=5, pretrained_model=pretrained_model))
+    model, initial = models
+    assert model.n_fg_class == 5 and model.weight_spec.name == 'imagenet'
+    initial = dict(initial.namedparams())
+    for name, param in model.namedparams():
+        numpy.testing.assert_array_equal(
+            param.array, arrays.get(name.lstrip('/'), initial[name].array), err_msg=name)
 
 
 @pytest.mark.slow
