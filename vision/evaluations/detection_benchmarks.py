@@ -54,14 +54,30 @@ class DetectionBenchmark:
         raise NotImplementedError
 
     def score(self, pred_values: Sequence[Iterable], gt_values: Sequence[Iterable]) -> dict:
-        """The metric of predictions ``(bboxes, labels, scores)`` against the ground truth
-        the examples of :meth:`dataset` carry after their image."""
+        """The benchmark's metric of predictions against the ground truth.
+
+        Args:
+            pred_values (sequence of iterables): ``pred_bboxes`` (float32 ``(R, 4)`` an
+                image), ``pred_labels`` (int32 ``(R,)``) and ``pred_scores`` (float32
+                ``(R,)``).
+            gt_values (sequence of iterables): what the examples of :meth:`dataset` hold
+                after the image, image by image (``gt_bboxes``, ``gt_labels`` and more).
+
+        Returns:
+            dict: the result of the metric's function.
+        """
         raise NotImplementedError
 
     def summarize(self, result: dict) -> dict[str, str]:
-        """The numbers of a :meth:`score` result that the benchmark reports, as text by
-        name (``'77.80 %'``, ``'-'`` where there is nothing to score): first the means over
-        the classes, then each class's."""
+        """The numbers of a result that the benchmark reports.
+
+        Args:
+            result (dict): a result of :meth:`score`.
+
+        Returns:
+            dict: text by name (``'77.80 %'``, ``'-'`` where there is nothing to score):
+            first the means over the classes, then the AP of each of :attr:`label_names`.
+        """
         raise NotImplementedError
 
     def evaluate(self, model, batches: Iterable[Sequence[tuple]],
@@ -84,7 +100,7 @@ class DetectionBenchmark:
         if hasattr(model, 'use_preset'):
             model.use_preset('evaluate')
         _, pred_values, gt_values = apply_to_iterator(model.predict, batches, hook=hook)
-        return self.score(pred_values[:3], gt_values)
+        return self.score(pred_values[:3], gt_values)  # not the points of a keypoint detector
 
     def _per_class(self, ap: numpy.ndarray) -> dict[str, str]:
         """Each class's AP as text (``'-'`` past the end of ``ap``: labels above the largest
@@ -104,8 +120,8 @@ class VOC07Test(DetectionBenchmark):
     map_name = 'mAP (VOC2007 11-point, IoU 0.5)'
 
     def dataset(self, data_dir: str = 'auto') -> VOCBboxDataset:
-        """``(img, bbox, label, difficult)`` of VOC 2007 test; ``data_dir`` is a
-        ``VOCdevkit/VOC2007`` directory, or ``'auto'``."""
+        """``(img, bbox, label, difficult)`` of VOC 2007 test, difficult objects included;
+        ``data_dir`` is a ``VOCdevkit/VOC2007`` directory, or ``'auto'``."""
         return VOCBboxDataset(data_dir, split='test', year='2007', use_difficult=True,
                               return_difficult=True)
 
