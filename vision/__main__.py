@@ -484,11 +484,16 @@ def _readable_batches(iterator, unreadable: list, strict: bool):
 
 
 def _download(args) -> None:
-    from vision.weights import fetch_weight_files, forget_weight
+    from vision.weights import fetch_weight_files, forget_weight, get_weight
+    kwargs = _constructor_args(args.arg)
     if args.force:
-        forget_weight(args.model, args.weights, **_constructor_args(args.arg))
-    model = _build(args)
-    spec = model.weight_spec
+        forget_weight(args.model, args.weights, **kwargs)
+    spec = None if os.path.isfile(args.weights) else get_weight(args.model, args.weights,
+                                                                **kwargs)
+    if spec is None or spec.n_class is not None:
+        # Loaded into the model, which checks that they fit it; the weights of an extractor
+        # fit no model alone (its number of classes is the user's).
+        spec = _build(args).weight_spec
     if spec is None:
         raise ValueError(f'{args.weights!r} is a file, not a weight of the manifest')
     if spec.source.get('files'):

@@ -113,6 +113,21 @@ def test_download_prints_the_cached_path(served_tiny, capsys):
     assert path.is_file() and served_tiny in path.parents
 
 
+def test_download_of_the_weights_of_an_extractor(file_server, vision_home, weights_manifest,
+                                                 weight_row, capsys):
+    # SSD300 needs n_fg_class with them, which the download does not.
+    buffer = io.BytesIO()
+    numpy.savez(buffer, **{'extractor/conv1_1/b': numpy.zeros(64, numpy.float32)})
+    url = file_server.serve('/ssd_vgg16_imagenet.npz', buffer.getvalue())
+    weights_manifest([weight_row(model='ssd300', name='imagenet', source={'url': url},
+                                 converter='chainercv_npz', n_class=None, categories=None)])
+    argv = ['download', '--model', 'ssd300', '--weights', 'imagenet']
+    with pytest.warns(UserWarning, match='without a published hash'):
+        assert main(argv) == 0
+    path = pathlib.Path(capsys.readouterr().out.strip())
+    assert path.read_bytes() == buffer.getvalue() and vision_home in path.parents
+
+
 def test_wrong_hash_fails_clearly(served_tiny, weights_manifest, weight_row, file_server,
                                   capsys):
     url = file_server.serve('/w/other.npz', b'not the weights')
