@@ -72,7 +72,8 @@ class PSPNet(Hybridizable, Chain):
 
     Raises:
         ValueError: ``n_class`` is missing; it, ``input_size`` or ``base_channels``
-            contradicts the weights (the message names both); ``input_size`` is not positive.
+            contradicts the weights (the message names both); a side of ``input_size`` is
+            less than 48.
     """
 
     task = 'semantic_segmentation'
@@ -200,10 +201,14 @@ class PSPNet(Hybridizable, Chain):
 
 
 def _pair(name: str, input_size) -> tuple[int, int]:
+    """``input_size`` as ``(H, W)``: each side at least 8 times the finest pyramid, so that
+    each of its cells pools a window of one feature at least."""
+    least = 8 * max(_PYRAMIDS)
     pair = (input_size, input_size) if isinstance(input_size, (int, numpy.integer)) \
         else tuple(input_size)
     if len(pair) != 2 or any(isinstance(s, bool) or not isinstance(s, (int, numpy.integer))
-                             or s < 1 for s in pair):
-        raise ValueError(f'{name}: input_size must be a positive int or a pair (H, W) of '
-                         f'them, but got {input_size!r}')
+                             or s < least for s in pair):
+        raise ValueError(f'{name}: input_size must be an int or a pair (H, W) of ints of at '
+                         f'least {least} (8 times the finest pyramid, {max(_PYRAMIDS)}), but '
+                         f'got {input_size!r}')
     return int(pair[0]), int(pair[1])

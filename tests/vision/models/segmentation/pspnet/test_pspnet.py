@@ -152,8 +152,11 @@ def test_hybridized_predict_is_the_eager_one():
 
 @pytest.mark.parametrize('kwargs, message', [
     ({}, 'pspnet_resnet50: n_class must be given'),
-    ({'n_class': 3, 'input_size': 0}, r'input_size must be a positive int or a pair \(H, W\)'),
-    ({'n_class': 3, 'input_size': (48, 48, 3)}, 'input_size must be a positive int or a pair'),
+    ({'n_class': 3, 'input_size': 0}, r'input_size must be an int or a pair \(H, W\) of ints '
+                                      r'of at least 48 \(8 times the finest pyramid, 6\), but '
+                                      'got 0'),
+    ({'n_class': 3, 'input_size': (48, 47)}, r'at least 48 .* but got \(48, 47\)'),
+    ({'n_class': 3, 'input_size': (48, 48, 3)}, 'input_size must be an int or a pair'),
 ])
 def test_bad_arguments_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
