@@ -382,6 +382,10 @@ def test_evaluate_a_detector_on_voc07_test_downloaded(tiny_ssd300, file_server, 
                         (url, ('sha256', hashlib.sha256(archive.data).hexdigest())))
     argv = ['evaluate', '--model', 'ssd300', '--weights', 'voc0712', '--dataset', 'voc07-test',
             '--loaderjob', '0', '--eager']
+    monkeypatch.setenv('VISION_OFFLINE', '1')
+    err = _one_line_error(capsys, argv)
+    assert 'VOCtest_06-Nov-2007.tar: the network is off' in err and 'place it at' in err
+    monkeypatch.delenv('VISION_OFFLINE')
     for _ in range(2):
         assert main(argv) == 0
     assert file_server.count('/VOCtest_06-Nov-2007.tar') == 1
