@@ -96,7 +96,17 @@ class DetectionBenchmark:
 
         Returns:
             dict: the result of :meth:`score`.
+
+        Raises:
+            ValueError: the model's weights (its ``weight_spec``) detect other classes than
+                the benchmark's.
         """
+        spec = getattr(model, 'weight_spec', None)
+        if spec is not None and spec.label_names not in (None, self.label_names):
+            raise ValueError(f'{self.title} ({self.name}) has {len(self.label_names)} classes '
+                             f'({self.label_names[0]}, ...), but the weights '
+                             f'{spec.describe()} detect {len(spec.label_names)} others '
+                             f'({spec.label_names[0]}, ...): evaluate weights made for them')
         if hasattr(model, 'use_preset'):
             model.use_preset('evaluate')
         _, pred_values, gt_values = apply_to_iterator(model.predict, batches, hook=hook)

@@ -14,6 +14,7 @@ from framework.iterators import SerialIterator
 from vision.datasets import coco_bbox_label_names, voc_bbox_label_names
 from vision.evaluations import eval_detection_voc
 from vision.evaluations.detection_benchmarks import DETECTION_BENCHMARKS
+from vision.weights import get_weight
 
 _VOC = DETECTION_BENCHMARKS['voc07-test']
 _COCO = DETECTION_BENCHMARKS['coco2017-val']
@@ -131,3 +132,14 @@ def test_coco2017_val_summarizes_coco_ap_by_area_and_class():
     assert list(summary.values())[:4] == ['50.50 %', '100.00 %', '-', '0.00 %']
     assert list(summary)[4:] == list(coco_bbox_label_names)
     assert summary['person'] == '50.50 %' and summary['bicycle'] == '-'
+
+
+def test_weights_of_other_classes_are_refused():
+    detector = _Detector()
+    detector.weight_spec = get_weight('ssd300', 'voc0712')
+    with pytest.raises(ValueError, match=r'MS COCO 2017 val \(coco2017-val\) has 80 classes '
+                                         r'\(person, ...\), but the weights ssd300/voc0712 '
+                                         r'detect 20 others \(aeroplane, ...\)'):
+        _COCO.evaluate(detector, _batches([(_IMG, *_GT)]))
+    assert detector.preset == 'visualize'
+    assert _VOC.evaluate(detector, _batches([(_IMG, *_GT)]))['map'] > 0
