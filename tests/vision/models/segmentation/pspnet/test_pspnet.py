@@ -92,6 +92,22 @@ def test_label_map_is_chainercvs():
     assert (label == expected).mean() > 0.999
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize('key', ['tiled', 'padded'])
+def test_probabilities_of_tiles_and_padding_are_chainercvs(key):
+    # tests/data/make_chainercv_segmentation_fixtures.py: input_size 64, a (3, 100, 150) image
+    # cut into six tiles and a (3, 40, 56) one padded; ChainerCV's _tile_predict, every
+    # third row and column
+    with numpy.load(DATA / 'chainercv_segmentation_sizes.npz') as f:
+        img, expected, label = (f[f'pspnet_{key}/{k}'] for k in ('input', 'probs', 'label'))
+        step = int(f['step'])
+    model = PSPNetResNet50(n_class=21, input_size=64)
+    NpzDeserializer(rule_npz_state(TSV), ignore_names=lambda key: key.endswith('/N')).load(model)
+    probs = model._scores(img - model.mean)  # what predict takes the argmax of
+    numpy.testing.assert_allclose(probs[:, ::step, ::step], expected, rtol=1e-3, atol=1e-5)
+    numpy.testing.assert_array_equal(probs.argmax(axis=0), label)
+
+
 @pytest.mark.parametrize('shape', [(3, 60, 75), (3, 100, 30), (3, 20, 49)])
 def test_tiles_are_averaged_as_chainercv_averages_them(shape):
     model = _small()

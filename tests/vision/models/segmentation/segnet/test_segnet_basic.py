@@ -82,6 +82,23 @@ def test_label_map_is_chainercvs(rule_prediction, fixture):
     numpy.testing.assert_array_equal(label, scores[0].argmax(axis=0))
 
 
+def test_an_image_of_odd_sides_is_scored_and_labelled_as_chainercv_does():
+    # tests/data/make_chainercv_segmentation_fixtures.py: a (3, 37, 51) image
+    with numpy.load(DATA / 'chainercv_segmentation_sizes.npz') as f:
+        img, expected_score, expected_label = (f[k] for k in ('segnet/input', 'segnet/score',
+                                                              'segnet/label'))
+    model = SegNetBasic(n_class=11)
+    NpzDeserializer(rule_npz_state(TSV), ignore_names=lambda key: key.endswith('/N')).load(model)
+    with framework.using_config('train', False):
+        score = model(img[None]).array
+    assert score.shape == expected_score.shape == (1, 11, 38, 52)
+    numpy.testing.assert_allclose(score, expected_score, rtol=1e-3,
+                                  atol=1e-4 * numpy.abs(expected_score).max())
+    label, = model.predict([img])
+    assert len(numpy.unique(expected_label)) == 11
+    numpy.testing.assert_array_equal(label, expected_label)
+
+
 @pytest.mark.parametrize('size, scores_size', [((37, 51), (38, 52)), ((32, 48), (32, 48)),
                                                ((1, 1), (2, 2))])
 def test_images_of_any_size_give_label_maps_of_their_size(size, scores_size):
