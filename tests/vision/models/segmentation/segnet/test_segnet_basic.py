@@ -9,6 +9,7 @@ import numpy
 import pytest
 
 import framework
+from framework import optimizers
 from framework.serializers import NpzDeserializer, save_npz
 from vision.models import PixelwiseSoftmaxClassifier, SegNetBasic, get_model
 from vision.utils.testing.parity import model_shapes, rule_npz_state, tsv_shapes
@@ -141,6 +142,24 @@ def test_the_decoder_unpools_where_the_encoder_found_the_maxima():
             expected[by, bx, y, x] = blocks[by, bx, y, x] / (1 + 2e-5) ** 4
     expected = expected.transpose(0, 2, 1, 3).reshape(32, 32)
     numpy.testing.assert_allclose(scores, expected, rtol=1e-5, atol=0)
+
+
+def test_a_few_steps_of_training_lower_the_loss():
+    model = PixelwiseSoftmaxClassifier(_small(n_class=2))
+    optimizer = optimizers.MomentumSGD(lr=0.05)
+    optimizer.setup(model)
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(0, 255, (2, 3, 32, 32)).astype(numpy.float32)
+    t = (x[:, 0] > 127).astype(numpy.int32)  # red or not
+    losses = []
+    for _ in range(5):
+        model.cleargrads()
+        loss = model(x, t)
+        loss.backward()
+        assert all(numpy.abs(p.grad).sum() > 0 for _, p in model.namedparams())
+        optimizer.update()
+        losses.append(float(loss.array))
+    assert losses[-1] < losses[0]
 
 
 def test_grayscale_images_are_given_as_three_equal_channels():
