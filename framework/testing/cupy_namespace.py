@@ -63,8 +63,8 @@ def check_call(qualname: str, args: tuple, kwargs: dict) -> None:
 
     Args:
         qualname: ``'cupy.sum'``, ``'cupy.random.RandomState.uniform'``,
-            ``'cupy.ndarray.sum'``, ``'cupy.ufunc.reduce'`` or ``'cupy.ufunc'`` (a ufunc call,
-            whose positional arguments are not checked).
+            ``'cupy.ndarray.sum'`` or ``'cupy.ufunc.reduce'`` (see :func:`check_ufunc_call`
+            for calls of ufuncs).
         args: the positional arguments (without ``self``).
         kwargs: the keyword arguments.
 
@@ -72,12 +72,6 @@ def check_call(qualname: str, args: tuple, kwargs: dict) -> None:
         TypeError: naming the function, the keyword or count CuPy refuses, and its parameters.
     """
     _calls.add(f"{qualname}({', '.join(sorted(kwargs))})")
-    if qualname == 'cupy.ufunc':
-        unknown = set(kwargs) - ufunc_keywords()
-        if unknown:
-            refuse(TypeError, f'{qualname}: CuPy {CUPY_VERSION} ufuncs do not take '
-                   f'{sorted(unknown)}; they take {sorted(ufunc_keywords())}')
-        return
     parameters = _parameters(qualname)
     if parameters is None:
         return
@@ -86,6 +80,23 @@ def check_call(qualname: str, args: tuple, kwargs: dict) -> None:
     except TypeError as e:
         refuse(TypeError, f'{qualname}: CuPy {CUPY_VERSION} refuses this call ({e}); its '
                f"parameters are ({', '.join(parameters)})")
+
+
+def check_ufunc_call(name: str, kwargs: dict) -> None:
+    """Records a call of the ufunc ``cupy.<name>`` and refuses keywords CuPy's ufuncs lack
+    (a TypeError)."""
+    _calls.add(f"cupy.{name}({', '.join(sorted(kwargs))})")
+    unknown = set(kwargs) - ufunc_keywords()
+    if unknown:
+        refuse(TypeError, f'cupy.{name}: CuPy {CUPY_VERSION} ufuncs do not take '
+               f'{sorted(unknown)}; they take {sorted(ufunc_keywords())}')
+
+
+def signature(qualname: str) -> inspect.Signature | None:
+    """CuPy's signature of ``qualname`` (``'cupy.sum'``, ``'cupy.ndarray.sum'``), without
+    ``self``; None where CuPy does not tell."""
+    parameters = _parameters(qualname)
+    return None if parameters is None else _signature(tuple(parameters))
 
 
 def refuse(error_type: type[Exception], message: str):

@@ -28,10 +28,10 @@ _ARRAY_ATTRIBUTES = frozenset({'T', 'mT', 'real', 'imag'})
 _HOST_METHODS = frozenset({'tolist', 'item', 'tobytes', 'dump', 'dumps', 'tofile'})
 
 
-def mixing_error(where: str) -> TypeError:
-    """The error of mixing a device array with a host array in ``where``."""
-    return TypeError(f'{where}: an array of the emulated device cannot be mixed with a host '
-                     '(NumPy) array; move the host array with to_device first')
+def refuse_mixing(where: str):
+    """Refuses to mix a device array with a host array in ``where`` (a TypeError)."""
+    cupy_namespace.refuse(TypeError, f'{where}: an array of the emulated device cannot be mixed '
+                          'with a host (NumPy) array; move the host array with to_device first')
 
 
 class Flags:
@@ -89,11 +89,13 @@ class EmulatedArray:
         self._host[...] = arr
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(_IMPLICIT_CONVERSION)
+        cupy_namespace.refuse(TypeError, _IMPLICIT_CONVERSION)
 
     # --- attributes and methods ------------------------------------------------------------
     def __getattr__(self, name):
-        if name.startswith('__') or not cupy_namespace.has_attribute('cupy.ndarray', name):
+        if name.startswith('__'):  # NumPy's probes (__array_interface__, ...)
+            raise AttributeError(name)
+        if not cupy_namespace.has_attribute('cupy.ndarray', name):
             cupy_namespace.refuse(AttributeError, f"'cupy.ndarray' object has no attribute "
                                   f"{name!r} (CuPy {cupy_namespace.CUPY_VERSION})")
         if name in _HOST_ATTRIBUTES:
@@ -195,7 +197,7 @@ class EmulatedArray:
                                   'function, so NumPy cannot dispatch it to the device')
         cupy_namespace.check_call(f'{module}.{func.__name__}', args, kwargs)
         if any(t is numpy.ndarray for t in types):
-            raise mixing_error(func.__name__)
+            refuse_mixing(func.__name__)
         return to_device(func(*to_host_args(args), **to_host_args(kwargs)))
 
 
@@ -206,7 +208,7 @@ def check_ufunc_call(name: str, inputs: tuple, kwargs: dict) -> None:
         if not isinstance(x, (EmulatedArray, numpy.ndarray, numpy.generic, numbers.Number)):
             cupy_namespace.refuse(TypeError, f'{name}: CuPy ufuncs take arrays and scalars, '
                                   f'not {type(x).__name__}')
-    cupy_namespace.check_call('cupy.ufunc', inputs, kwargs)
+    cupy_namespace.check_ufunc_call(name, kwargs)
 
 
 def _should_use_reflected(x, y) -> bool:
@@ -284,11 +286,11 @@ def is_host_array(x) -> bool:
 
 
 def reject_host_arrays(where: str, candidates) -> None:
-    """Raises :func:`mixing_error` when a candidate is a host array, or a list or tuple holding
+    """Refuses (:func:`refuse_mixing`) when a candidate is a host array, or a list or tuple holding
     one."""
     for x in candidates:
         if is_host_array(x) or (isinstance(x, (list, tuple)) and any(map(is_host_array, x))):
-            raise mixing_error(where)
+            refuse_mixing(where)
 
 
 def to_host_args(obj):

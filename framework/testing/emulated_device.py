@@ -43,7 +43,7 @@ class _EmulatedModule:
         self._module = module
 
     def __getattr__(self, name):
-        if name.startswith('__'):
+        if name.startswith('_'):  # probes such as pytest's _mock_name; CuPy's own are private
             raise AttributeError(name)
         qualname = f'{self._name}.{name}'
         kind = cupy_namespace.kind(self._name, name)
@@ -142,7 +142,9 @@ class _EmulatedObject:
         self._obj = obj
 
     def __getattr__(self, name):
-        if name.startswith('__') or not cupy_namespace.has_attribute(self._qualname, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        if not cupy_namespace.has_attribute(self._qualname, name):
             cupy_namespace.refuse(AttributeError, f'{self._qualname}.{name}: CuPy has no such '
                                   'attribute')
         attr = getattr(self._obj, name)

@@ -7,6 +7,8 @@ import pytest
 from framework.testing import cupy_namespace
 from framework.testing.emulated_device import EmulatedArray, EmulatedDevice, xp
 
+pytestmark = pytest.mark.cupy_refusals
+
 
 def test_arrays_refuse_to_mix_with_host_arrays():
     e = xp.ones(3)

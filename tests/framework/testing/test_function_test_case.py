@@ -25,6 +25,7 @@ class _Case(FunctionTestCase):
         return inputs[0] + 1,
 
 
+@pytest.mark.cupy_refusals
 def test_a_host_array_in_forward_fails_on_the_emulated_device():
     case = _Case()
     cpu, emulated = devices()[:2]

@@ -1,0 +1,54 @@
+"""A pytest plugin that holds every test to what CuPy accepts.
+
+The emulated device raises on any call that CuPy would refuse (see
+:mod:`framework.testing.cupy_namespace`), but code under test may catch that error (an
+``except TypeError`` fallback, a ``hasattr``) and pass on the CPU-only machine while it takes
+another path, or fails, on a GPU. With this plugin a test fails when the emulated device refused
+anything while it ran, unless it is marked ``cupy_refusals`` (tests of the refusals themselves).
+
+``--cupy-calls=PATH`` writes every call the emulated device checked during the session to
+``PATH``, one per line (``cupy.sum(axis, keepdims)``: the function and the keywords given); under
+pytest-xdist each worker writes ``PATH.<worker id>``.
+
+Enable it with ``pytest_plugins = ['framework.testing.pytest_plugin']`` in a root conftest.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+
+from framework.testing import cupy_namespace
+
+
+def pytest_addoption(parser):
+    parser.addoption('--cupy-calls', metavar='PATH', default=None,
+                     help='write the array-module calls made on the emulated device to PATH')
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'cupy_refusals: the test makes the emulated device '
+                            'refuse calls on purpose')
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    before = len(cupy_namespace.recorded_refusals())
+    result = yield
+    refused = cupy_namespace.recorded_refusals()[before:]
+    if refused and item.get_closest_marker('cupy_refusals') is None:
+        pytest.fail('the emulated device refused what CuPy would refuse, and the code went on '
+                    'past the error (it would behave otherwise on a GPU):\n  '
+                    + '\n  '.join(refused), pytrace=False)
+    return result
+
+
+def pytest_sessionfinish(session):
+    path = session.config.getoption('--cupy-calls')
+    if not path:
+        return
+    worker = os.environ.get('PYTEST_XDIST_WORKER')
+    path = pathlib.Path(f'{path}.{worker}' if worker else path)
+    path.write_text(''.join(f'{call}\n' for call in sorted(cupy_namespace.recorded_calls())))

@@ -1,0 +1,1 @@
+pytest_plugins = ['framework.testing.pytest_plugin', 'pytester']
