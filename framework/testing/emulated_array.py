@@ -96,8 +96,10 @@ class EmulatedArray:
         if name.startswith('__'):  # NumPy's probes (__array_interface__, ...)
             raise AttributeError(name)
         if not cupy_namespace.has_attribute('cupy.ndarray', name):
-            cupy_namespace.refuse(AttributeError, f"'cupy.ndarray' object has no attribute "
-                                  f"{name!r} (CuPy {cupy_namespace.CUPY_VERSION})")
+            # Not a refusal: duck typing (getattr(x, 'array', x)) probes arrays as it probes
+            # CuPy's, and takes the same path.
+            raise AttributeError(f"'cupy.ndarray' object has no attribute {name!r} (CuPy "
+                                 f'{cupy_namespace.CUPY_VERSION})')
         if name in _HOST_ATTRIBUTES:
             return getattr(self._host, name)
         if name in _ARRAY_ATTRIBUTES:

@@ -1,10 +1,13 @@
 """A pytest plugin that holds every test to what CuPy accepts.
 
 The emulated device raises on any call that CuPy would refuse (see
-:mod:`framework.testing.cupy_namespace`), but code under test may catch that error (an
-``except TypeError`` fallback, a ``hasattr``) and pass on the CPU-only machine while it takes
-another path, or fails, on a GPU. With this plugin a test fails when the emulated device refused
-anything while it ran, unless it is marked ``cupy_refusals`` (tests of the refusals themselves).
+:mod:`framework.testing.cupy_namespace`): a name or keyword CuPy lacks, an implicit conversion
+to the host, a mix of host and device arrays. Code under test may catch that error (an
+``except TypeError`` fallback, a ``hasattr(xp, ...)``) and pass, taking on every device a path
+that was written for NumPy. With this plugin a test fails when the emulated device refused a
+call while it ran, even a caught one, unless it is marked ``cupy_refusals`` (tests of the
+refusals themselves). Probes of attributes of arrays are not refusals: they fail on CuPy's
+arrays alike.
 
 ``--cupy-calls=PATH`` writes every call the emulated device checked during the session to
 ``PATH``, one per line (``cupy.sum(axis, keepdims)``: the function and the keywords given); under
@@ -39,8 +42,8 @@ def pytest_runtest_call(item):
     result = yield
     refused = cupy_namespace.recorded_refusals()[before:]
     if refused and item.get_closest_marker('cupy_refusals') is None:
-        pytest.fail('the emulated device refused what CuPy would refuse, and the code went on '
-                    'past the error (it would behave otherwise on a GPU):\n  '
+        pytest.fail('the emulated device refused what CuPy would refuse, and the code caught '
+                    'the error and went on (a path written for NumPy?):\n  '
                     + '\n  '.join(refused), pytrace=False)
     return result
 
