@@ -1,0 +1,43 @@
+"""``predict`` of fast small models on the emulated device: the same outputs as on the CPU, as
+host arrays, with no implicit transfer (the emulated device refuses those as CuPy does)."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import framework.random
+from framework.testing.emulated_device import EmulatedDevice
+from vision.models import get_model
+
+# name: constructor keyword arguments of a small random model that predicts in about a second
+SMALL = {
+    'mobilenet_v2': {'n_class': 5, 'depth_multiplier': 0.25},
+    'mtcnn': {},
+    'resnet14': {'n_class': 5, 'base_channels': 8},
+    'segnet_basic': {'n_class': 4, 'base_channels': 4},
+}
+
+
+def _predict(name, device):
+    numpy.random.seed(0)
+    framework.random.seed(0)
+    model = get_model(name)(pretrained_model=None, **SMALL[name])
+    model.to_device(device)
+    rng = numpy.random.RandomState(0)
+    imgs = [rng.randint(0, 256, (3, 96, 128)).astype(numpy.float32),
+            rng.randint(0, 256, (3, 130, 90)).astype(numpy.float32)]
+    outputs = model.predict(imgs)
+    return outputs if isinstance(outputs, tuple) else (outputs,)
+
+
+@pytest.mark.parametrize('name', sorted(SMALL))
+def test_predict_on_the_emulated_device_is_predict_on_the_cpu(name):
+    expected = _predict(name, '@numpy')
+    actual = _predict(name, EmulatedDevice())
+    assert len(actual) == len(expected)
+    for got, want in zip(actual, expected):
+        assert len(got) == len(want)
+        for a, e in zip(got, want):
+            assert type(a) is numpy.ndarray and a.dtype == e.dtype and a.shape == e.shape
+            numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)
