@@ -6,7 +6,8 @@ itself, so that the same code runs on the CPU and on a GPU.
 
 Device kinds are classes registered with :func:`register_device_type`; the CPU and CuPy GPUs are
 built in, and :mod:`framework.testing.emulated_device` registers a test-only device whose arrays
-refuse to mix with host arrays, as CuPy's do.
+and array module refuse what CuPy's refuse. Arrays of any device other than the CPU copy
+themselves to the host with ``.get()``, as CuPy's do.
 """
 
 from __future__ import annotations
