@@ -98,6 +98,9 @@ def _checked(qualname, fn, transfers=False):
 def _to_device_objects(result):
     if isinstance(result, numpy.random.RandomState):
         return _EmulatedObject('cupy.random.RandomState', result)
+    if isinstance(result, numpy.random.Generator):  # it would draw host arrays
+        raise NotImplementedError('cupy.random.Generator is not emulated by the emulated '
+                                  'device; use xp.random.RandomState')
     return to_device(result)
 
 

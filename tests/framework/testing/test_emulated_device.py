@@ -57,6 +57,8 @@ def test_random_generators_produce_device_arrays():
     rs = xp.random.RandomState(0)
     assert isinstance(rs.uniform(size=3), EmulatedArray)
     assert isinstance(xp.random.normal(size=(2, 2)), EmulatedArray)
+    with pytest.raises(NotImplementedError, match='cupy.random.Generator is not emulated'):
+        xp.random.default_rng(0)
     a = xp.random.RandomState(1).uniform(size=4)
     b = xp.random.RandomState(1).uniform(size=4)
     assert bool((a == b).all())
