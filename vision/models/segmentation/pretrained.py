@@ -57,6 +57,13 @@ class SegmentationWeights:
     source: str | None = None
 
     @property
+    def extractor_only(self) -> bool:
+        """Whether the weights, given by name, are those of the model's extractor alone (their
+        manifest row fixes no classes), to train the rest from."""
+        spec = self.pretrained.spec if self.pretrained is not None else None
+        return spec is not None and spec.n_class is None
+
+    @property
     def model_kwargs(self) -> dict:
         """The constructor arguments that the manifest row of weights given by name fixes."""
         spec = self.pretrained.spec if self.pretrained is not None else None
@@ -94,8 +101,9 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
                                  ) -> SegmentationWeights:
     """The number of classes, as given or as the weights fix it, and the weights to load.
 
-    Weights by name fix ``n_class`` by their manifest row; an NPZ file by the first axis of
-    its classifier's filter.
+    Weights by name fix ``n_class`` by their manifest row (unless they are the weights of an
+    extractor, whose row fixes no classes); an NPZ file by the first axis of its classifier's
+    filter.
 
     Args:
         model (str): the registered model, named by the errors.
@@ -130,7 +138,10 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
         fixed, source = shape[0], f'the file {path}'
     else:
         fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
+        if fixed is None and n_class is None:
+            raise ValueError(f'{model}: n_class must be given with {source}, the weights of '
+                             'an extractor, which fix no classes')
     n_class = agreed_argument(model, 'n_class', n_class, fixed, source)
-    _, pretrained = prepare_pretrained_model(model, path, {'n_class': fixed, 'mean': None},
+    _, pretrained = prepare_pretrained_model(model, path, {'n_class': n_class, 'mean': None},
                                              {'mean': None})
     return SegmentationWeights(int(n_class), pretrained, shape, source)

@@ -1,5 +1,6 @@
 """Segmentation weights by name: fetched through the manifest, they fix n_class and the
-constructor arguments of their row (base_channels, input_size)."""
+constructor arguments of their row (base_channels, input_size); the weights of an extractor fill
+it alone."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 import framework
 from framework.serializers import save_npz
 from vision.models import PSPNetResNet50, SegNetBasic
+from vision.models.segmentation.pspnet import DilatedResNet
 
 pytestmark = pytest.mark.filterwarnings('ignore:.*without a published hash')
 
@@ -59,3 +61,20 @@ def test_pspnet_weights_by_name_fix_n_class_input_size_and_base_channels(served)
     assert PSPNetResNet50(pretrained_model='demo', input_size=(48, 48)).input_size == (48, 48)
     with pytest.raises(ValueError, match=r"input_size=\(64, 64\) contradicts the weights 'demo'"):
         PSPNetResNet50(pretrained_model='demo', input_size=64)
+
+
+def test_pspnet_imagenet_weights_fill_the_extractor_alone(served):
+    _seeded()
+    extractor = DilatedResNet(50, base_channels=2)
+    extractor.n_class = None  # what the served row says: the weights of an extractor
+    served(extractor, 'pspnet_resnet50', None, {'base_channels': 2})
+    with pytest.raises(ValueError, match="n_class must be given with the weights 'demo', the "
+                                         'weights of an extractor'):
+        PSPNetResNet50(pretrained_model='demo')
+    model = PSPNetResNet50(n_class=4, pretrained_model='demo', input_size=48)
+    assert model.n_class == 4 and model.weight_spec.name == 'demo'
+    numpy.testing.assert_array_equal(model.extractor.res5.b2.conv2.conv.W.array,
+                                     extractor.res5.b2.conv2.conv.W.array)
+    # the rest is initialized to be trained, not zero as under weights that fill it
+    assert numpy.abs(model.head_conv2.W.array).sum() > 0
+    assert numpy.abs(model.ppm[0].conv.W.array).sum() > 0

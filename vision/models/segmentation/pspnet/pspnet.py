@@ -14,12 +14,15 @@ from framework import backend, initializers
 from framework.graph.hybridizable import Hybridizable
 from framework.links import Conv2DBNActiv, Convolution2D
 from framework.links.link import Chain
+from framework.serializers import load_npz
 from vision.models.segmentation.pretrained import prepare_segmentation_weights
 from vision.models.segmentation.pspnet.dilated_resnet import DilatedResNet
 from vision.models.segmentation.pspnet.pyramid_pooling_module import PyramidPoolingModule
 from vision.models.segmentation.pspnet.sliding_windows import sliding_windows
 from vision.transforms import resize_contain
 from vision.utils.image import as_image
+from vision.weights import WeightSpec
+from vision.weights.integrity import reporting_corruption
 
 # RGB: ImageNet's channel means, as PSPNet's authors subtract them.
 _MEAN = numpy.array((123.68, 116.779, 103.939), numpy.float32)[:, None, None]
@@ -47,6 +50,8 @@ class PSPNet(Hybridizable, Chain):
 
     - ``'cityscapes'``: ChainerCV's weights trained on Cityscapes' fine train split (19
       classes, ``input_size`` 713x713), fetched and verified through the manifest;
+    - ``'imagenet'``: ChainerCV's dilated ResNet trained on ImageNet, in the extractor alone
+      (``n_class`` must be given; the rest is initialized, to be trained);
     - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path;
       its ``head_conv2`` fixes ``n_class`` and ``base_channels``;
     - None: random initialization (``n_class`` must be given).
@@ -98,7 +103,7 @@ class PSPNet(Hybridizable, Chain):
         base = weights.argument(name, 'base_channels', base_channels,
                                 fixed.get('base_channels')) or _BASE_CHANNELS
         pretrained = weights.pretrained
-        if initialW is None and pretrained is not None:
+        if initialW is None and pretrained is not None and not weights.extractor_only:
             initialW = initializers.Zero()  # sampling takes time; the weights overwrite it
         super().__init__()
         self.mean = _MEAN
@@ -111,8 +116,19 @@ class PSPNet(Hybridizable, Chain):
                                             initialW=initialW)
             self.head_conv2 = Convolution2D(channels // 4, weights.n_class, 1, 1, 0,
                                             initialW=initialW)
-        if pretrained is not None:
+        if weights.extractor_only:
+            self._load_extractor(pretrained.spec)
+        elif pretrained is not None:
             pretrained.load(self)
+
+    def _load_extractor(self, spec: WeightSpec) -> None:
+        """Loads the weights of a :class:`DilatedResNet` (ChainerCV's ``'imagenet'``) into
+        the extractor; the pyramid pooling and the head keep their initial values, to be
+        trained (as ChainerCV's ``PSPNet(pretrained_model='imagenet')``)."""
+        path = spec.local_path()
+        with reporting_corruption(spec, path, 'npz'):
+            load_npz(path, self.extractor)
+        self.weight_spec = spec
 
     @property
     def n_class(self) -> int:
