@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.datasets import (
+    ade20k_semantic_segmentation_label_names,
     camvid_label_names,
     cityscapes_semantic_segmentation_label_names,
     coco_bbox_label_names,
@@ -42,6 +43,7 @@ _LABEL_NAMES = {
     'coco': tuple(coco_bbox_label_names),
     'camvid': tuple(camvid_label_names),
     'cityscapes': tuple(cityscapes_semantic_segmentation_label_names),
+    'ade20k': tuple(ade20k_semantic_segmentation_label_names),
 }
 _CACHE: dict[tuple[str, int], tuple[WeightSpec, ...]] = {}
 
@@ -57,9 +59,11 @@ def label_names(categories: str) -> tuple[str, ...]:
             ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
             COCO's detection annotations, in the order of their ids), ``'camvid'``
             (:data:`vision.datasets.camvid_label_names`, the 11 classes of CamVid as SegNet's
-            tutorial labels them) or ``'cityscapes'``
+            tutorial labels them), ``'cityscapes'``
             (:data:`vision.datasets.cityscapes_semantic_segmentation_label_names`, the 19
-            classes of Cityscapes' benchmark).
+            classes of Cityscapes' benchmark) or ``'ade20k'``
+            (:data:`vision.datasets.ade20k_semantic_segmentation_label_names`, the 150 classes
+            of the ADE20K scene parsing benchmark).
 
     Returns:
         tuple of str: the names, in the order of the class indices.

@@ -53,7 +53,7 @@ _PYPI = {'pypi': 'tinyweights==1.0', 'files': {'tinyweights/a.pt': 'a' * 64}}
 @pytest.mark.parametrize('change, message', [
     ({'model': 'resnet5'}, "no model is named 'resnet5'"),
     ({'converter': 'caffe'}, "no converter is named 'caffe'"),
-    ({'categories': 'ade20k'}, "unknown categories 'ade20k'"),
+    ({'categories': 'kitti'}, "unknown categories 'kitti'"),
     ({'n_class': 10}, "n_class is 10, but 'imagenet' has 1000 categories"),
     ({'sha256': 'abc'}, "sha256 must be 64 lowercase hexadecimal digits, but got 'abc'"),
     ({'sha256_prefix': 'XYZ12345'}, 'sha256_prefix must be 8 to 63'),

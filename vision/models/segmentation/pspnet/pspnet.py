@@ -50,6 +50,8 @@ class PSPNet(Hybridizable, Chain):
 
     - ``'cityscapes'``: ChainerCV's weights trained on Cityscapes' fine train split (19
       classes, ``input_size`` 713x713), fetched and verified through the manifest;
+    - ``'ade20k'``: ChainerCV's weights trained on ADE20K's scene parsing train split (150
+      classes, ``input_size`` 473x473);
     - ``'imagenet'``: ChainerCV's dilated ResNet trained on ImageNet, in the extractor alone
       (``n_class`` must be given; the rest is initialized, to be trained);
     - the path of an NPZ file in ChainerCV's layout, the model at its root or under a path;

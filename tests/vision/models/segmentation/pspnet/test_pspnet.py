@@ -15,6 +15,7 @@ import framework.functions as F
 from framework.serializers import NpzDeserializer, save_npz
 from vision.models import PSPNetResNet50, PSPNetResNet101, get_model
 from vision.utils.testing.parity import model_shapes, rule_npz_state, tsv_shapes
+from vision.weights import get_weight
 
 DATA = pathlib.Path(__file__).resolve().parents[4] / 'data'
 TSV = DATA / 'chainercv_pspnet_resnet50_params.tsv'
@@ -179,7 +180,12 @@ def test_bad_arguments_are_refused(kwargs, message):
         PSPNetResNet50(**kwargs)
 
 
-def test_arguments_contradicting_the_cityscapes_weights_are_refused():
+def test_arguments_contradicting_chainercvs_weights_are_refused():
+    ade20k = get_weight('pspnet_resnet101', 'ade20k')
+    assert ade20k.n_class == 150 and ade20k.label_names[0] == 'wall'
+    with pytest.raises(ValueError, match=r"input_size=\(713, 713\) contradicts the weights "
+                                         r"'ade20k', made for input_size=\(473, 473\)"):
+        PSPNetResNet101(pretrained_model='ade20k', input_size=713)
     with pytest.raises(ValueError, match=r"n_class=21 contradicts the weights 'cityscapes', "
                                          r'made for n_class=19'):
         PSPNetResNet50(n_class=21, pretrained_model='cityscapes')
