@@ -92,13 +92,10 @@ class PSPNet(Hybridizable, Chain):
                  initialW=None, *, base_channels: int | None = None):
         name = self.model_name
         weights = prepare_segmentation_weights(name, n_class, pretrained_model, _CLASSIFIER)
-        fixed = weights.model_kwargs
+        # head_conv2 takes 8 * base_channels channels
+        fixed = weights.fixed_kwargs(lambda channels: channels // 8, _BASE_CHANNELS)
         if 'input_size' in fixed:
             fixed['input_size'] = _pair(name, fixed['input_size'])
-        if weights.classifier_shape is not None:
-            fixed['base_channels'] = weights.classifier_shape[1] // 8
-        elif weights.pretrained is not None:
-            fixed.setdefault('base_channels', _BASE_CHANNELS)
         self.input_size = weights.argument(
             name, 'input_size', None if input_size is None else _pair(name, input_size),
             fixed.get('input_size')) or _INPUT_SIZE

@@ -58,10 +58,10 @@ class SegNetBasic(Chain):
         pretrained_model (str, path or None): see above.
         initialW (callable or None): the initializer of the convolutions (default: He's
             normal).
-        base_channels (int or None): the channels of every convolution but the classifier;
-            the weights fix it (a file by its ``conv_classifier``, a manifest row by its
-            ``model_kwargs``, else 64), else 64, the authors' (beyond ChainerCV: 8 gives a
-            small model for tests and small problems).
+        base_channels (int or None): the channels of every convolution but the classifier:
+            64, the authors', by default (beyond ChainerCV: 8 gives a small model for tests
+            and small problems); weights fix it (a file by its ``conv_classifier``, a
+            manifest row by its ``model_kwargs``, else 64).
 
     Attributes:
         n_class (int): the number of classes.
@@ -82,13 +82,9 @@ class SegNetBasic(Chain):
                  base_channels: int | None = None):
         weights = prepare_segmentation_weights(self.model_name, n_class, pretrained_model,
                                                _CLASSIFIER)
-        fixed = None
-        if weights.classifier_shape is not None:
-            fixed = weights.classifier_shape[1]
-        elif weights.pretrained is not None:
-            fixed = weights.model_kwargs.get('base_channels', _BASE_CHANNELS)
+        fixed = weights.fixed_kwargs(lambda channels: channels, _BASE_CHANNELS)
         width = weights.argument(self.model_name, 'base_channels', base_channels,
-                                 fixed) or _BASE_CHANNELS
+                                 fixed.get('base_channels')) or _BASE_CHANNELS
         if initialW is None:
             initialW = initializers.HeNormal()
         super().__init__()
