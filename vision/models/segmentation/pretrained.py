@@ -1,5 +1,6 @@
-"""Resolving a semantic segmentation model's ``pretrained_model``: the number of classes its
-weights fix, checked against the one given, and the weights to load."""
+"""Resolving a semantic segmentation model's ``pretrained_model``: the number of classes and
+the other constructor arguments its weights fix, checked against those given, and the weights
+to load."""
 
 from __future__ import annotations
 
@@ -10,32 +11,6 @@ from collections.abc import Callable
 import numpy
 
 from vision.weights import Pretrained, file_kind, get_weight, prepare_pretrained_model
-
-
-def npz_array_shape(path: str, key: str) -> tuple[str, tuple[int, ...]] | None:
-    """Where an array of an NPZ file in Chainer's layout is, and its shape.
-
-    Args:
-        path (str): the file.
-        key (str): the array's key in the model, e.g. ``'conv_classifier/W'``; it is looked
-            for at the root and under any prefix (``'predictor/'`` in a train chain's file,
-            ``'updater/model:main/predictor/'`` in a trainer's snapshot), the shortest first.
-
-    Returns:
-        tuple or None: the prefix (``''`` at the root) and the array's shape; None when the
-        file holds no such array.
-
-    Raises:
-        ValueError: the file is not an NPZ file (a PyTorch checkpoint).
-    """
-    if file_kind(path) != 'npz':
-        raise ValueError(f'{path} must be an NPZ file in Chainer\'s layout, but it is a PyTorch '
-                         'checkpoint')
-    with numpy.load(path) as npz:
-        keys = sorted((k for k in npz.files if k == key or k.endswith('/' + key)), key=len)
-        if not keys:
-            return None
-        return keys[0][:-len(key)], tuple(npz[keys[0]].shape)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,11 +113,7 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
     path = os.fspath(pretrained_model)
     shape = None
     if os.path.isfile(path):
-        found = npz_array_shape(path, classifier)
-        if found is None:
-            raise ValueError(f'{model}: the NPZ file {path} holds no {classifier!r} (under any '
-                             f'path): it is not a {model}')
-        shape = found[1]
+        shape = _npz_array_shape(model, path, classifier)
         fixed, source = shape[0], f'the file {path}'
     else:
         fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
@@ -153,3 +124,22 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
     _, pretrained = prepare_pretrained_model(model, path, {'n_class': n_class, 'mean': None},
                                              {'mean': None})
     return SegmentationWeights(int(n_class), pretrained, shape, source)
+
+
+def _npz_array_shape(model: str, path: str, key: str) -> tuple[int, ...]:
+    """The shape of the array ``key`` of an NPZ file in Chainer's layout, at its root or under
+    any prefix (``'predictor/'`` in a train chain's file, ``'updater/model:main/predictor/'``
+    in a trainer's snapshot), the shortest first.
+
+    Raises:
+        ValueError: the file is not an NPZ file, or holds no such array.
+    """
+    if file_kind(path) != 'npz':
+        raise ValueError(f"{model}: pretrained_model {path!r} must be an NPZ file in Chainer's "
+                         'layout, but it is a PyTorch checkpoint')
+    with numpy.load(path) as npz:
+        keys = sorted((k for k in npz.files if k == key or k.endswith('/' + key)), key=len)
+        if not keys:
+            raise ValueError(f'{model}: the NPZ file {path} holds no {key!r} (under any path): '
+                             f'it is not a {model}')
+        return tuple(npz[keys[0]].shape)

@@ -224,3 +224,6 @@ def test_a_file_of_another_model_is_refused(tmp_path):
     numpy.savez(path, **{'conv1/W': numpy.zeros((2, 3, 7, 7), numpy.float32)})
     with pytest.raises(ValueError, match="holds no 'conv_classifier/W'"):
         SegNetBasic(pretrained_model=path)
+    with pytest.raises(ValueError, match="segnet_basic: pretrained_model .* must be an NPZ file "
+                                         "in Chainer's layout, but it is a PyTorch checkpoint"):
+        SegNetBasic(pretrained_model=DATA / 'tiny_classifier.pth')
