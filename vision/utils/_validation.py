@@ -29,7 +29,7 @@ def as_array(fname: str, name: str, x) -> numpy.ndarray:
     """Returns ``x`` as an array: an array of any device as it is (never copied to the host),
     anything else through :func:`numpy.asarray`; raises TypeError for objects that are not
     arrays."""
-    if backend.is_array(x):
+    if backend.is_array(x) and not isinstance(x, numpy.ndarray):
         array = x
     else:
         try:
