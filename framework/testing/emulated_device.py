@@ -33,6 +33,7 @@ __all__ = ['EmulatedArray', 'EmulatedDevice', 'xp']
 _TRANSFERS = frozenset({'cupy.array', 'cupy.asarray', 'cupy.asanyarray'})
 #: CuPy's classes whose instances the emulated module makes, with their NumPy counterparts.
 _CLASSES = {'cupy.random.RandomState': numpy.random.RandomState}
+_MISSING = object()
 
 
 class _EmulatedModule:
@@ -57,9 +58,9 @@ class _EmulatedModule:
         elif qualname in _CLASSES:
             wrapped = _emulated_class(qualname, _CLASSES[qualname])
         else:
-            attr = getattr(self._module, name, None)
-            if attr is None or (kind == 'module' and
-                                not cupy_namespace.is_module_listed(qualname)):
+            attr = getattr(self._module, name, _MISSING)
+            if attr is _MISSING or (kind == 'module' and
+                                    not cupy_namespace.is_module_listed(qualname)):
                 raise AttributeError(f'{qualname}: CuPy has it, but the emulated device does '
                                      'not emulate it')
             if kind == 'module':

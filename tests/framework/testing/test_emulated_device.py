@@ -42,6 +42,7 @@ def test_results_stay_on_the_device():
 def test_namespace_is_not_numpy_but_behaves_like_it():
     assert xp is not numpy
     assert xp.float32 is numpy.float32
+    assert xp.newaxis is None and xp.pi == numpy.pi
     assert xp.ndarray is EmulatedArray
     assert isinstance(xp.ones(3), xp.ndarray)
     numpy.testing.assert_array_equal(EmulatedDevice().send(xp.linspace(0, 1, 3)).get(
