@@ -9,6 +9,7 @@ import framework.functions as F
 from framework import backend, reporter
 from framework.links.link import Chain, Link
 from framework.variable import Variable
+from vision.models.segmentation.label_maps import check_label_maps
 
 
 class PixelwiseSoftmaxClassifier(Chain):
@@ -64,18 +65,9 @@ class PixelwiseSoftmaxClassifier(Chain):
                 length ``n_class``.
         """
         self.y = self.predictor(x)
-        _check_labels(t, self.y.shape[1], self.ignore_label)
+        check_label_maps('PixelwiseSoftmaxClassifier', t, self.y.shape[1], self.ignore_label)
         self.loss = F.softmax_cross_entropy(self.y, t, class_weight=self.class_weight,
                                             ignore_label=self.ignore_label)
         reporter.report({'loss': self.loss}, self)
         return self.loss
 
-
-def _check_labels(t, n_class: int, ignore_label: int) -> None:
-    labels = backend.to_cpu(t.array if isinstance(t, Variable) else t)
-    bad = (labels != ignore_label) & ((labels < 0) | (labels >= n_class))
-    if bad.any():
-        index = tuple(int(i) for i in numpy.argwhere(bad)[0])
-        raise ValueError(f'PixelwiseSoftmaxClassifier: the label maps must hold labels in '
-                         f'[0, {n_class}) or ignore_label ({ignore_label}), but sample '
-                         f'{index[0]} holds {labels[index]} at {index[1:]}')
