@@ -1,0 +1,199 @@
+"""Train SSD300 or SSD512 with ChainerCV's recipe, on PASCAL VOC, MS COCO or synthetic shapes.
+
+The recipe (ChainerCV 0.13's ``examples/ssd/train.py``): PASCAL VOC 2007 and 2012 trainval,
+batches of 32 images, 120,000 iterations of MomentumSGD (momentum 0.9) from a learning rate of
+1e-3, divided by ten at 80,000 and 100,000; weight decay 5e-4 on the weights, and the biases'
+gradients doubled instead (:class:`~vision.models.detection.ssd.GradientScaling`); the loss
+is :func:`~vision.models.detection.ssd.multibox_loss` (``alpha`` 1, ``k`` 3) of the targets of
+:meth:`~vision.models.detection.ssd.MultiboxCoder.encode`. Each training image goes through
+SSD's augmentation (:class:`Transform`): colour distortion, a random expansion, a random crop
+under box constraints, a resize with a random interpolation, a random horizontal flip. The
+model is evaluated at each step of the learning rate and at the end (VOC 2007 test, 11-point
+mAP; COCO's metrics on COCO). ChainerCV starts from the ImageNet weights of the extractor:
+``--pretrained-model imagenet`` where the manifest lists them; by default the model starts
+from random weights, for which the recipe's learning rate is too high: SSD300 of
+``--base-channels 4`` on shapes, batches of 8, sees its loss grow from iteration 50 to 150
+with 1e-3 (17 to 24) and 3e-3 (32 to 48), while 1e-4 brings the loss of a fixed batch down
+steadily (36 to 10 in 35 iterations).
+
+The random draws of the augmentation are seeded by ``--seed``: each loader process seeds them
+for each image from it and the image's number in the training, and with ``--loaderjob 0`` the
+script seeds Python's and NumPy's global generators with it, so a run repeats bit for bit. The
+trainer is saved every ``--snapshot-interval`` iterations in ``--out``, and a run started again
+with the same ``--out`` resumes from the last snapshot. The trained model is written to
+``OUT/model.npz``, which the models' ``pretrained_model`` reads.
+
+With ``--communicator NAME`` the script trains data-parallel over the processes of an MPI job,
+as ChainerCV's ``train_multi.py`` does: each process trains on its part of the training set
+with ``--batchsize / N`` images a batch, starts from rank 0's weights, counts the positive
+default boxes over all processes and averages its gradients with the others; rank 0 reads the
+validation set and the processes share its predictions; only rank 0 prints, logs, plots and
+writes the snapshots and the model; every process resumes from rank 0's last snapshot.
+
+Usage::
+
+    python scripts/train_ssd.py --dataset voc --pretrained-model imagenet
+    python scripts/train_ssd.py --dataset shapes --base-channels 4 --batchsize 8 --lr 1e-4 \\
+        --iteration 1500 --step 1200 --eval-interval 250
+    mpiexec -n 2 python scripts/train_ssd.py --communicator flat --dataset voc
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy
+
+from framework import reporter
+from framework.links import Chain
+from framework.optimizer_hooks import WeightDecay
+from vision.models import get_model
+from vision.models.detection.ssd import GradientScaling, multibox_loss
+from vision.transforms import (
+    crop_bbox,
+    flip_bbox,
+    random_crop_with_bbox_constraints,
+    random_distort,
+    random_expand,
+    random_flip,
+    resize_bbox,
+    resize_with_random_interpolation,
+    translate_bbox,
+)
+
+import _detection  # isort: skip
+
+RECIPE = _detection.Recipe(models=('ssd300', 'ssd512'), voc_years=('2007', '2012'),
+                           iteration=120000, steps=(80000, 100000), lr=1e-3, batchsize=32,
+                           log_interval=10)
+
+
+class MultiboxTrainChain(Chain):
+    """SSD with its loss: ``alpha * loc_loss + conf_loss`` of
+    :func:`~vision.models.detection.ssd.multibox_loss`, reported as ``loss``, ``loss/loc``
+    and ``loss/conf``.
+
+    Args:
+        model (SSD): the detector.
+        alpha (float): the weight of the localization loss.
+        k (float): the hard negatives mined per positive.
+        comm: the communicator of an MPI job, over which the positives are counted; None.
+    """
+
+    def __init__(self, model, alpha: float = 1, k: float = 3, comm=None):
+        super().__init__()
+        with self.init_scope():
+            self.model = model
+        self.alpha = alpha
+        self.k = k
+        self.comm = comm
+
+    def forward(self, imgs, gt_mb_locs, gt_mb_labels):
+        """The loss of a batch.
+
+        Args:
+            imgs (array): float32 ``(B, 3, insize, insize)``, prepared images.
+            gt_mb_locs (array): float32 ``(B, K, 4)``, the target offsets.
+            gt_mb_labels (array): int32 ``(B, K)``, the target classes, 0 for background.
+
+        Returns:
+            Variable: the float32 scalar loss.
+        """
+        mb_locs, mb_confs = self.model(imgs)
+        loc_loss, conf_loss = multibox_loss(mb_locs, mb_confs, gt_mb_locs, gt_mb_labels,
+                                            self.k, self.comm)
+        loss = loc_loss * self.alpha + conf_loss
+        reporter.report({'loss': loss, 'loss/loc': loc_loss, 'loss/conf': conf_loss}, self)
+        return loss
+
+
+class Transform:
+    """SSD's augmentation of a training sample, and its targets.
+
+    In order: colour distortion (:func:`~vision.transforms.random_distort`); with probability
+    1/2, an expansion onto a canvas of up to four times the sides filled with the mean
+    (:func:`~vision.transforms.random_expand`); a crop whose overlap with the boxes meets one
+    of SSD's constraints (:func:`~vision.transforms.random_crop_with_bbox_constraints`),
+    keeping the boxes whose centre it holds; a resize to ``insize`` with a random
+    interpolation; a horizontal flip with probability 1/2. The draws come from Python's
+    :mod:`random` and NumPy's global generator, which the loader processes seed for each image.
+
+    Args:
+        coder (MultiboxCoder): encodes the boxes as the model's targets.
+        insize (int): the side of the model's input.
+        mean (numpy.ndarray): float32 ``(3, 1, 1)``, the model's mean.
+    """
+
+    def __init__(self, coder, insize: int, mean: numpy.ndarray):
+        self.coder = coder
+        self.insize = insize
+        self.mean = mean
+
+    def __call__(self, in_data):
+        """``(img, bbox, label)`` to ``(img, mb_loc, mb_label)``: the prepared image
+        ``(3, insize, insize)`` and the targets ``(K, 4)`` float32 and ``(K,)`` int32."""
+        img, bbox, label = in_data
+        img = random_distort(img)
+        if numpy.random.randint(2):
+            img, param = random_expand(img, fill=self.mean, return_param=True)
+            bbox = translate_bbox(bbox, y_offset=param['y_offset'], x_offset=param['x_offset'])
+        img, param = random_crop_with_bbox_constraints(img, bbox, return_param=True)
+        bbox, param = crop_bbox(bbox, y_slice=param['y_slice'], x_slice=param['x_slice'],
+                                allow_outside_center=False, return_param=True)
+        label = label[param['index']]
+        size = (self.insize, self.insize)
+        bbox = resize_bbox(bbox, img.shape[1:], size)
+        img = resize_with_random_interpolation(img, size)
+        img, param = random_flip(img, x_random=True, return_param=True)
+        bbox = flip_bbox(bbox, size, x_flip=param['x_flip'])
+        mb_loc, mb_label = self.coder.encode(bbox, label)
+        return img - self.mean, mb_loc, mb_label
+
+
+def setup_hooks(train_chain) -> None:
+    """ChainerCV's hooks: the gradients of the biases doubled, weight decay 5e-4 on the other
+    parameters."""
+    for param in train_chain.params():
+        if param.name == 'b':
+            param.update_rule.add_hook(GradientScaling(2))
+        else:
+            param.update_rule.add_hook(WeightDecay(0.0005))
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
+    _detection.add_arguments(parser, RECIPE)
+    args = parser.parse_args(argv)
+    _detection.check_arguments(parser, args)
+    return args
+
+
+def train(args: argparse.Namespace) -> dict:
+    """Trains as the options say; returns the last entry of the log (on the processes of an
+    MPI job other than rank 0 an empty dict).
+
+    Raises:
+        ValueError: ``--batchsize`` is not a multiple of the processes of the MPI job.
+    """
+    comm = _detection.create_communicator(args)
+    n_process = 1 if comm is None else comm.size
+    if args.batchsize % n_process:
+        raise ValueError(f'--batchsize ({args.batchsize}) must be a multiple of the processes '
+                         f'({n_process})')
+    _detection.seed_everything(args.seed)
+    model = get_model(args.model)(**_detection.model_kwargs(
+        args, len(_detection.label_names(args))))
+    setup = _detection.Training(
+        model=model, train_chain=MultiboxTrainChain(model, comm=comm),
+        transform=Transform(model.coder, model.insize, model.mean),
+        batch_size=args.batchsize // n_process, loss_keys=('loss/loc', 'loss/conf'),
+        setup_hooks=setup_hooks)
+    return _detection.run(args, RECIPE, setup, comm)
+
+
+def main(argv=None) -> dict:
+    return train(parse_args(argv))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,204 @@
+"""train_ssd.py and train_faster_rcnn.py: the checks of the training boxes, the augmentation's
+targets, the one-line errors of the options, and short trainings on tiny shapes (resumed,
+repeated with a seed)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+
+from framework.datasets import TupleDataset
+
+_SCRIPTS = Path(__file__).resolve().parents[2] / 'scripts'
+# Detectors of a sixteenth the width on 64x64 shapes, 16 training and 8 validation images.
+_SHAPES = ['--dataset', 'shapes', '--base-channels', '4', '--size', '64', '--n-train', '16',
+           '--n-val', '8', '--loaderjob', '1', '--log-interval', '2']
+_SSD = _SHAPES + ['--batchsize', '4', '--step', '3']
+_FASTER_RCNN = _SHAPES + ['--min-size', '128', '--max-size', '160', '--anchor-scales', '2', '4',
+                          '--step', '3']
+
+
+@pytest.fixture
+def load_script(monkeypatch):
+    """``load(name)``: imports ``scripts/<name>.py`` (registered in ``sys.modules`` while the
+    test runs, as its dataclasses need), which imports ``_detection`` from its own folder."""
+    monkeypatch.syspath_prepend(str(_SCRIPTS))
+
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, _SCRIPTS / f'{name}.py')
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)
+        spec.loader.exec_module(module)
+        return module
+    return load
+
+
+def _sample(bbox, label, difficult=None):
+    """A dataset of one 10x20 image with these boxes (and difficult flags)."""
+    columns = [numpy.zeros((1, 3, 10, 20), numpy.float32),
+               [numpy.array(bbox, numpy.float32).reshape(-1, 4)],
+               [numpy.array(label, numpy.int32)]]
+    if difficult is not None:
+        columns.append([numpy.array(difficult, bool)])
+    return TupleDataset(*columns)
+
+
+def test_boxes_across_the_edge_are_clipped_and_those_outside_dropped(load_script):
+    detection = load_script('_detection')
+    dataset = _sample([[-2, 3, 4, 25], [12, 0, 15, 5], [1, 1, 3, 3], [2, 20, 8, 24]],
+                      [0, 1, 2, 3], [False, True, True, False])
+    img, bbox, label, difficult = detection.CheckedBboxDataset(dataset, 4)[0]
+    assert img.shape == (3, 10, 20)
+    numpy.testing.assert_array_equal(bbox, [[0, 3, 4, 20], [1, 1, 3, 3]])
+    assert bbox.dtype == numpy.float32
+    numpy.testing.assert_array_equal(label, [0, 2])
+    numpy.testing.assert_array_equal(difficult, [False, True])
+
+
+def test_a_sample_without_boxes_passes(load_script):
+    detection = load_script('_detection')
+    _, bbox, label = detection.CheckedBboxDataset(_sample(numpy.zeros((0, 4)), []), 4)[0]
+    assert (bbox.shape, bbox.dtype, label.shape, label.dtype) == (
+        (0, 4), numpy.float32, (0,), numpy.int32)
+
+
+@pytest.mark.parametrize('bbox, label, message', [
+    ([[1, 1, 3, 3], [5, 6, 4, 8]], [0, 1],
+     r'sample 1 of the training set: box 1 .* = \(5.0, 6.0, 4.0, 8.0\) is not a box'),
+    ([[1, numpy.nan, 3, 3]], [0], r'sample 1 .*: box 0 .* is not a box'),
+    ([[1, 1, 3, 3]], [4], r'sample 1 .*: box 0 has the label 4, out of \[0, 3\]'),
+    ([[1, 1, 3, 3]], [0, 1], r'sample 1 .* boxes of shape \(1, 4\) and labels of shape \(2,\)'),
+])
+def test_malformed_boxes_are_refused_with_the_sample_index(load_script, bbox, label, message):
+    detection = load_script('_detection')
+    dataset = detection.ConcatenatedDataset(_sample([[0, 0, 1, 1]], [0]), _sample(bbox, label))
+    checked = detection.CheckedBboxDataset(dataset, 4)
+    checked[0]
+    with pytest.raises(ValueError, match=message):
+        checked[1]
+
+
+def test_ssd_transform_gives_the_targets_of_the_augmented_boxes(load_script):
+    train_ssd = load_script('train_ssd')
+    from vision.models import SSD300
+    model = SSD300(n_fg_class=4, base_channels=4)
+    transform = train_ssd.Transform(model.coder, model.insize, model.mean)
+    img = numpy.full((3, 40, 50), 128, numpy.float32)
+    numpy.random.seed(0)
+    x, mb_loc, mb_label = transform((img, numpy.array([[5, 5, 30, 40]], numpy.float32),
+                                     numpy.array([2], numpy.int32)))
+    assert (x.shape, x.dtype) == ((3, 300, 300), numpy.float32)
+    assert (mb_loc.shape, mb_loc.dtype) == ((8732, 4), numpy.float32)
+    assert (mb_label.shape, mb_label.dtype) == ((8732,), numpy.int32)
+    # The one box survives every crop (its centre stays in), as class 2 + 1.
+    assert set(numpy.unique(mb_label)) == {0, 3}
+    # An image without boxes is all background.
+    _, mb_loc, mb_label = transform((img, numpy.zeros((0, 4), numpy.float32),
+                                     numpy.zeros(0, numpy.int32)))
+    assert not mb_label.any() and not mb_loc.any()
+
+
+def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
+    train_faster_rcnn = load_script('train_faster_rcnn')
+    from vision.models import FasterRCNNVGG16
+    model = FasterRCNNVGG16(n_fg_class=4, base_channels=4, min_size=64, max_size=64)
+    chain = train_faster_rcnn.TrainChain(model)
+    loss = chain(numpy.ones((1, 3, 64, 64), numpy.float32), numpy.zeros((1, 0, 4), numpy.float32),
+                 numpy.zeros((1, 0), numpy.int32), 1.0)
+    assert float(loss.array) == 0
+    loss.backward()
+    for name, param in chain.namedparams():
+        assert param.grad is not None and not param.grad.any(), name
+
+
+@pytest.mark.parametrize('script, options, message', [
+    ('train_ssd', ['--step', '5', '4'], '--step must be increasing, but got 5 4'),
+    ('train_ssd', ['--iteration', '10', '--step', '10'],
+     '--step must be below --iteration (10), but got 10'),
+    ('train_ssd', ['--batchsize', '0'], "argument --batchsize: must be 1 or more, but got 0"),
+    ('train_ssd', ['--lr', '-1'], '--lr must be positive, but got -1'),
+    ('train_ssd', ['--dataset', 'voc', '--data-dir', 'no/such/dir'],
+     "--data-dir must be a directory (or auto), but 'no/such/dir' is not"),
+    ('train_ssd', ['--pretrained-model', 'x.npz', '--base-channels', '8'],
+     '--base-channels is fixed by --pretrained-model: give only one of them'),
+    ('train_ssd', ['--dataset', 'kitti'], "argument --dataset: invalid choice: 'kitti'"),
+    ('train_faster_rcnn', ['--min-size', '800', '--max-size', '600'],
+     '--min-size must be positive and at most --max-size (600), but got 800'),
+    ('train_faster_rcnn', ['--batchsize', '2'], 'unrecognized arguments: --batchsize 2'),
+])
+def test_mistaken_options_get_one_line(load_script, capsys, script, options, message):
+    module = load_script(script)
+    with pytest.raises(SystemExit) as exit_info:
+        module.parse_args(options)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert f'error: {message}' in err[-1], err[-1]
+    assert err[0].startswith('usage:') and not any('Traceback' in line for line in err)
+
+
+def test_communicator_without_mpi4py_names_the_extra(load_script, monkeypatch, capsys):
+    train_ssd = load_script('train_ssd')
+    monkeypatch.setattr(importlib.util, 'find_spec', lambda name: None)
+    with pytest.raises(SystemExit):
+        train_ssd.parse_args(['--communicator', 'flat'])
+    assert "pip install '.[dist]'" in capsys.readouterr().err
+
+
+def test_faster_rcnn_starts_from_imagenet_on_voc_only(load_script):
+    train_faster_rcnn = load_script('train_faster_rcnn')
+    assert train_faster_rcnn.parse_args([]).pretrained_model == 'imagenet'
+    assert train_faster_rcnn.parse_args(['--dataset', 'shapes']).pretrained_model is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('script, options', [('train_ssd', _SSD),
+                                             ('train_faster_rcnn', _FASTER_RCNN)])
+def test_training_resumes_and_writes_a_model_its_class_loads(load_script, tmp_path, script,
+                                                             options):
+    module = load_script(script)
+    out = ['--out', str(tmp_path), '--snapshot-interval', '2']
+    first = module.main(options + out + ['--iteration', '4'])
+    assert first['iteration'] == 4
+    assert 0 <= first['validation/main/map'] <= 1
+    assert sorted(p.name for p in tmp_path.glob('snapshot_*')) == ['snapshot_iter_4']
+    assert (tmp_path / 'loss.png').exists() and (tmp_path / 'map.png').exists()
+
+    # Started again with more iterations, it resumes from the snapshot.
+    second = module.main(options + out + ['--iteration', '6'])
+    assert second['iteration'] == 6
+    assert sorted(p.name for p in tmp_path.glob('snapshot_*')) == ['snapshot_iter_6']
+
+    from vision.models import get_model
+    model = get_model(module.RECIPE.models[0])
+    kwargs = ({} if script == 'train_ssd' else {'base_channels': 4, 'min_size': 128,
+                                                'max_size': 160, 'anchor_scales': (2, 4)})
+    loaded = model(pretrained_model=tmp_path / 'model.npz', **kwargs)
+    with numpy.load(tmp_path / 'model.npz') as npz:
+        for name, param in loaded.namedparams():
+            numpy.testing.assert_array_equal(param.array, npz[name[1:]], name)
+
+
+def _trained_parameters(module, options, out, loaderjob):
+    options = options + ['--iteration', '4', '--eval-interval', '100', '--out', str(out)]
+    options[options.index('--loaderjob') + 1] = str(loaderjob)
+    module.main(options)
+    with numpy.load(out / 'model.npz') as npz:
+        return {key: npz[key].tobytes() for key in npz.files}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('script, options', [('train_ssd', _SSD),
+                                             ('train_faster_rcnn', _FASTER_RCNN)])
+def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path, script, options):
+    module = load_script(script)
+    first = _trained_parameters(module, options, tmp_path / 'a', 1)
+    # The augmentation is drawn in the loader processes, seeded by example.
+    assert _trained_parameters(module, options, tmp_path / 'b', 2) == first
+    # --loaderjob 0 loads in the main process, seeded too.
+    in_process = _trained_parameters(module, options, tmp_path / 'c', 0)
+    assert _trained_parameters(module, options, tmp_path / 'd', 0) == in_process
+    # Another seed trains another model.
+    other = _trained_parameters(module, options + ['--seed', '1'], tmp_path / 'e', 1)
+    assert other != first
