@@ -23,7 +23,7 @@ encoded beforehand by the model's coder; Faster R-CNN on one image prepared by t
 ::
 
     python bench/detection.py [--batch 1 8] [--train-batch 8] [--repeat 3]
-        [--preset visualize|evaluate] [--models ssd300 faster_rcnn]
+        [--preset visualize|evaluate] [--models ssd300 faster_rcnn] [--tasks predict train]
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/detection.py \\
         --torch-python /tmp/torchvenv/bin/python --chainer-python /tmp/chainervenv/bin/python
 
@@ -55,6 +55,7 @@ import numpy
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, 'tests', 'data', 'chainercv_faster_rcnn_vgg16.npz')
 MODELS = ('ssd300', 'faster_rcnn')
+TASKS = ('predict', 'train')
 N_FG_CLASS = 20
 _STATIC = ', hybridized'
 # RGB: the ImageNet means SSD300 subtracts.
@@ -202,15 +203,20 @@ def bench_chainer_api(name: str, settings) -> dict:
     if 'ssd300' in settings.models:
         model = _filled(lib.SSD300(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
-        rows.update(_predict_rows(model, 'SSD300', settings.batch, settings, lib.hybridizes))
-        rows[f'SSD300 training iteration, batch {settings.train_batch}'] = _train_ssd(
-            lib, model, settings.train_batch, settings.repeat)
+        if 'predict' in settings.tasks:
+            rows.update(_predict_rows(model, 'SSD300', settings.batch, settings,
+                                      lib.hybridizes))
+        if 'train' in settings.tasks:
+            rows[f'SSD300 training iteration, batch {settings.train_batch}'] = _train_ssd(
+                lib, model, settings.train_batch, settings.repeat)
     if 'faster_rcnn' in settings.models:
         model = _filled(lib.FasterRCNNVGG16(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
-        rows.update(_predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
-        rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
-            lib, model, settings.repeat)
+        if 'predict' in settings.tasks:
+            rows.update(_predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
+        if 'train' in settings.tasks:
+            rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
+                lib, model, settings.repeat)
     return rows
 
 
@@ -243,7 +249,7 @@ def bench_torchvision(settings) -> dict:
     model.nms_thresh, model.score_thresh = settings.ssd_thresh
     imgs = [torch.from_numpy(img / 255) for img in images(max(settings.batch))]
     rows = {}
-    if 'ssd300' in settings.models:
+    if 'ssd300' in settings.models and 'predict' in settings.tasks:
         for batch in settings.batch:
             nms_of_call = []  # seconds each call spent in the nms port
 
@@ -272,7 +278,8 @@ PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision),
 def _peer_argv(name: str, args) -> list[str]:
     return [os.path.abspath(__file__), '--peer-only', name, '--batch', *map(str, args.batch),
             '--train-batch', str(args.train_batch), '--repeat', str(args.repeat),
-            '--preset', args.preset, '--models', *args.models, '--threads', str(args.threads),
+            '--preset', args.preset, '--models', *args.models, '--tasks', *args.tasks,
+            '--threads', str(args.threads),
             '--ssd-thresh', *map(str, args.ssd_thresh)]
 
 
@@ -324,6 +331,7 @@ def main(argv=None) -> None:
     parser.add_argument('--preset', choices=('visualize', 'evaluate'), default='visualize',
                         help="the thresholds of predict (ChainerCV's use_preset)")
     parser.add_argument('--models', choices=MODELS, nargs='+', default=list(MODELS))
+    parser.add_argument('--tasks', choices=TASKS, nargs='+', default=list(TASKS))
     parser.add_argument('--threads', type=int, default=harness.cores(),
                         help="torch's threads (default: the cores this process may use)")
     parser.add_argument('--torch-python',
