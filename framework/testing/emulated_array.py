@@ -58,6 +58,7 @@ class EmulatedArray:
 
     __slots__ = ('_host', '__weakref__')
     __hash__ = None
+    __array_priority__ = 100  # CuPy's
 
     def __init__(self, shape, dtype=float, order='C'):
         self._host = numpy.empty(shape, dtype, order)
@@ -137,7 +138,8 @@ class EmulatedArray:
             raise TypeError('iteration over a 0-d array')
         return (self[i] for i in range(len(self)))
 
-    # --- host scalars (CuPy copies to the host and converts as NumPy does) -----------------
+    # --- host scalars (CuPy copies to the host and converts as NumPy does; it has no
+    # __index__, so a device array is never a Python index) ---------------------------------
     def __bool__(self):
         return bool(self._host)
 
@@ -149,9 +151,6 @@ class EmulatedArray:
 
     def __complex__(self):
         return complex(self._host)
-
-    def __index__(self):
-        return self._host.__index__()
 
     def __format__(self, spec):
         return format(self._host, spec)

@@ -86,6 +86,8 @@ def test_implicit_conversion_to_the_host_is_refused_as_cupy_does():
     with pytest.raises(TypeError, match='0-dimensional'):
         float(e[:1])
     assert float(e[1]) == 1.0 and int(e.sum()) == 3 and bool(e[2])
+    with pytest.raises(TypeError):
+        [0, 1, 2][xp.ones((), numpy.int64)]
     assert not isinstance(e, numpy.ndarray)
 
 
