@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
                              "('imagenet' for the extractor) or an NPZ file (default: random)")
     parser.add_argument('--base-channels', type=_positive_int,
                         help="the channels of the extractor's conv1_1, which the other layers "
-                             "follow (the model's default is 64)")
+                             "follow (the model's default, or its --pretrained-model's)")
     if recipe.batchsize is not None:
         parser.add_argument('--batchsize', type=_positive_int, default=recipe.batchsize,
                             help=f'the images of a batch, of all the processes '
@@ -129,8 +129,6 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     if args.dataset != 'shapes' and args.data_dir != 'auto' and not os.path.isdir(
             args.data_dir):
         parser.error(f'--data-dir must be a directory (or auto), but {args.data_dir!r} is not')
-    if args.pretrained_model is not None and args.base_channels is not None:
-        parser.error('--base-channels is fixed by --pretrained-model: give only one of them')
     if args.communicator is not None and importlib.util.find_spec('mpi4py') is None:
         parser.error("--communicator needs mpi4py, which the 'dist' extra installs: "
                      "pip install '.[dist]'")

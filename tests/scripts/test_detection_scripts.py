@@ -121,8 +121,6 @@ def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
     ('train_ssd', ['--lr', '-1'], '--lr must be positive, but got -1'),
     ('train_ssd', ['--dataset', 'voc', '--data-dir', 'no/such/dir'],
      "--data-dir must be a directory (or auto), but 'no/such/dir' is not"),
-    ('train_ssd', ['--pretrained-model', 'x.npz', '--base-channels', '8'],
-     '--base-channels is fixed by --pretrained-model: give only one of them'),
     ('train_ssd', ['--dataset', 'kitti'], "argument --dataset: invalid choice: 'kitti'"),
     ('train_faster_rcnn', ['--min-size', '800', '--max-size', '600'],
      '--min-size must be positive and at most --max-size (600), but got 800'),
