@@ -1,4 +1,4 @@
-"""``predict`` of fast small models on the emulated device: the same outputs as on the CPU, as
+"""``predict`` of small models on the emulated device: the same outputs as on the CPU, as
 host arrays, with no implicit transfer (the emulated device refuses those as CuPy does)."""
 
 from __future__ import annotations
@@ -10,13 +10,18 @@ import framework.random
 from framework.testing.emulated_device import EmulatedDevice
 from vision.models import get_model
 
-# name: constructor keyword arguments of a small random model that predicts in about a second
+# name: constructor keyword arguments of a small random model
 SMALL = {
+    'faster_rcnn_vgg16': {'n_fg_class': 3, 'min_size': 64, 'max_size': 96},
     'mobilenet_v2': {'n_class': 5, 'depth_multiplier': 0.25},
     'mtcnn': {},
+    'pspnet_resnet50': {'n_class': 3, 'input_size': 256, 'base_channels': 2},
     'resnet14': {'n_class': 5, 'base_channels': 8},
     'segnet_basic': {'n_class': 4, 'base_channels': 4},
+    'ssd300': {'n_fg_class': 6},
 }
+# Those that take more than a few seconds on each device.
+SLOW = {'faster_rcnn_vgg16', 'pspnet_resnet50', 'ssd300'}
 
 
 def _predict(name, device):
@@ -31,7 +36,8 @@ def _predict(name, device):
     return outputs if isinstance(outputs, tuple) else (outputs,)
 
 
-@pytest.mark.parametrize('name', sorted(SMALL))
+@pytest.mark.parametrize('name', [pytest.param(name, marks=pytest.mark.slow) if name in SLOW
+                                  else name for name in sorted(SMALL)])
 def test_predict_on_the_emulated_device_is_predict_on_the_cpu(name):
     expected = _predict(name, '@numpy')
     actual = _predict(name, EmulatedDevice())
