@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-shapes test test-quick lint mutation clean
+.PHONY: demo demo-shapes test test-quick lint mutation cupy-namespace clean
 
 # The sample photo that matplotlib (a dependency) ships.
 GRACE_HOPPER = $(BIN)/python -c "import matplotlib.cbook as c; print(c.get_sample_data('grace_hopper.jpg', asfileobj=False))"
@@ -36,6 +36,15 @@ mutation: $(STAMP)
 	@test -n "$(MODULE)" -a -n "$(TESTS)" || { echo 'usage: make mutation MODULE=path/to/module.py TESTS=tests/...'; exit 2; }
 	$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/pip install --quiet -e '.[mutation]'
 	$(BIN)/python scripts/mutation.py $(MODULE) $(TESTS) $(if $(FRESH),--fresh)
+
+# Derive framework/testing/cupy_namespace.json (the names and signatures the emulated device
+# offers) from CuPy itself, in a venv of its own: CuPy imports without a GPU, and it is only
+# the 'gpu' extra of the project.
+CUPY_VENV ?= /tmp/cupy-namespace-venv
+cupy-namespace:
+	test -x $(CUPY_VENV)/bin/python || $(PYTHON) -m venv $(CUPY_VENV)
+	$(CUPY_VENV)/bin/pip install --quiet cupy-cuda12x
+	$(CUPY_VENV)/bin/python framework/testing/make_cupy_namespace.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,7 +2,7 @@
 
 The emulated device (:mod:`framework.testing.emulated_device`) offers exactly what this file
 lists, so that code which would fail on a GPU fails on it too. Regenerate it in an environment
-where CuPy imports (no GPU is needed)::
+where CuPy imports (no GPU is needed), as ``make cupy-namespace`` does::
 
     python3 -m venv /tmp/cupyvenv && /tmp/cupyvenv/bin/pip install cupy-cuda12x
     /tmp/cupyvenv/bin/python framework/testing/make_cupy_namespace.py
