@@ -270,9 +270,14 @@ def bench_torchvision(settings) -> dict:
                      + (f', {capability()}' if capability else '') + f'), nms: {nms}'}
 
 
-#: name: (module it needs, option of its interpreter, its rows)
-PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision),
-         'chainercv': ('chainercv', 'chainer_python', bench_chainercv)}
+def _asks_ssd_predict(args) -> bool:
+    return 'ssd300' in args.models and 'predict' in args.tasks
+
+
+#: name: (module it needs, option of its interpreter, its rows, whether the rows asked for
+#: include some of its)
+PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision, _asks_ssd_predict),
+         'chainercv': ('chainercv', 'chainer_python', bench_chainercv, lambda args: True)}
 
 
 def _peer_argv(name: str, args) -> list[str]:
@@ -285,8 +290,10 @@ def _peer_argv(name: str, args) -> list[str]:
 
 def _run_peer(name: str, args) -> dict | None:
     """The peer's rows and description, measured in a child process; None when no
-    interpreter has it."""
-    module, option, _ = PEERS[name]
+    interpreter has it or when it has none of the rows asked for."""
+    module, option, _, asked = PEERS[name]
+    if not asked(args):
+        return None
     python = sys.executable if importlib.util.find_spec(module) else getattr(args, option)
     if not python:
         print(f"{module} is not installed here (see --{option.replace('_', '-')}): {name} "
