@@ -248,3 +248,78 @@ def test_invalid_arguments(args, error, message):
 def test_batched_invalid_arguments(score, label, error, message):
     with pytest.raises(error, match=message):
         batched_non_maximum_suppression(numpy.zeros((3, 4)), score, label, 0.5)
+
+
+@pytest.mark.parametrize('score, error, message', [
+    (numpy.zeros((3, 1)), ValueError,
+     r'^non_maximum_suppression: score must have shape \(R,\), but got shape \(3, 1\)$'),
+    (numpy.zeros(3, bool), TypeError,
+     r'^non_maximum_suppression: score must be an integer or floating-point array, but got '
+     r'dtype bool$'),
+])
+def test_score_messages_whole(score, error, message):
+    with pytest.raises(error, match=message):
+        non_maximum_suppression(numpy.zeros((3, 4)), 0.5, score)
+
+
+def test_a_block_that_keeps_only_flat_boxes(small_blocks):
+    # The best-scored block holds only flat boxes (kept, but outside the spatial index, which
+    # then has nothing to look up); the boxes after it are suppressed as usual, to the last.
+    rng = numpy.random.default_rng(10)
+    bbox = _random_bbox(rng, 300, 100, 1, 30)
+    bbox[:40, 2] = bbox[:40, 0]
+    bbox[-1] = [1000, 1000, 1010, 1010]              # the last box is alone: kept
+    score = numpy.arange(300, 0, -1, dtype=numpy.float64)
+    for thresh in (0.3, 0.7):
+        expected = _reference(bbox, thresh, score)
+        assert set(range(40)) <= set(expected.tolist()) and 299 in expected
+        numpy.testing.assert_equal(non_maximum_suppression(bbox, thresh, score), expected)
+
+
+def _on_device(x):
+    from framework import backend
+    from framework.testing import emulated_device  # noqa: F401  (registers '@emulated')
+    return backend.to_device('@emulated', x)
+
+
+@pytest.mark.parametrize('call, error, message', [
+    (lambda: non_maximum_suppression(_on_device(numpy.zeros((3, 4))), 0.5, numpy.zeros(3)),
+     ValueError, r'^non_maximum_suppression: all inputs must be on one device, but bbox is on '
+                 r'@emulated and score is on @numpy; move them with to_device first$'),
+    (lambda: batched_non_maximum_suppression(numpy.zeros((3, 4)), numpy.zeros(3),
+                                             _on_device(numpy.zeros(3, int)), 0.5),
+     ValueError, r'^batched_non_maximum_suppression: all inputs must be on one device, but '
+                 r'bbox is on @numpy and label is on @emulated; move them with to_device first$'),
+    (lambda: non_maximum_suppression(numpy.zeros((3, 4)), '0.5'), TypeError,
+     r'^non_maximum_suppression: thresh must be a real number, but got str$'),
+    (lambda: non_maximum_suppression(numpy.zeros((3, 4)), 0.5, None, 2.0), TypeError,
+     r'^non_maximum_suppression: limit must be None or an int, but got float$'),
+    (lambda: batched_non_maximum_suppression(numpy.zeros((3, 4)), numpy.zeros(3),
+                                             numpy.zeros((3, 1), int), 0.5), ValueError,
+     r'^batched_non_maximum_suppression: label must have shape \(R,\), but got shape '
+     r'\(3, 1\)$'),
+    (lambda: batched_non_maximum_suppression(numpy.zeros((3, 4)), numpy.zeros(3),
+                                             numpy.array(['a'] * 3), 0.5), TypeError,
+     r'^batched_non_maximum_suppression: label must be an integer or floating-point array, '
+     r'but got dtype <U1$'),
+])
+def test_messages_whole(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_float32_boxes_are_compared_in_float32_as_bbox_iou_does():
+    # Pairs whose float32 IoU (bbox_iou's) is exactly the threshold while their float64 IoU
+    # is below it: suppressed, as documented ("exactly when bbox_iou of the pair is >=").
+    rng = numpy.random.default_rng(11)
+    found = 0
+    for _ in range(200):
+        a = _random_bbox(rng, 1, 50, 5, 30, numpy.float32)
+        b = (a + rng.uniform(-2, 2, (1, 4))).astype(numpy.float32)
+        thresh = float(bbox_iou(a, b)[0, 0])
+        if bbox_iou(a.astype(numpy.float64), b.astype(numpy.float64))[0, 0] >= thresh:
+            continue
+        found += 1
+        numpy.testing.assert_equal(non_maximum_suppression(numpy.concatenate((a, b)), thresh),
+                                   [0])
+    assert found > 10

@@ -1,0 +1,168 @@
+"""The spatial index of the greedy suppression (``vision.utils.bbox._greedy._Grid``): it must
+offer every pair that can reach the threshold (a missed pair leaves a box alive that greedy
+NMS suppresses), in layouts that reach the edge cells of the grid, several size buckets and
+groups, with pairs exactly at the threshold; and its confirmation must find the same boxes
+whatever the chunking."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+import pytest
+
+import vision.utils.bbox._greedy as greedy
+from vision.utils import bbox_iou
+
+
+def _layout(seed, n=400, extent=1000., offset=0.):
+    """Boxes of log-uniform sides (1 to 300) spread over ``[0, extent]^2`` (some exactly on
+    its corners and edges), copies of some shrunk to an IoU of exactly 1/2 and 1/4, moved a
+    little, and unchanged (IoU 1)."""
+    rng = numpy.random.default_rng(seed)
+    side = numpy.exp2(rng.uniform(0, 8.2, (n, 2)))
+    corner = rng.uniform(0, extent, (n, 2))
+    corner[:8] = [[0, 0], [0, extent], [extent, 0], [extent, extent],
+                  [0, extent / 2], [extent / 2, 0], [extent, extent / 2], [extent / 2, extent]]
+    corner[rng.choice(n, 20)] = 0
+    corner[rng.choice(n, 20), 1] = extent
+    box = numpy.concatenate((corner, corner + side), axis=1)
+    half = box[rng.choice(n, 40)].copy()
+    half[:, 2] = half[:, 0] + (half[:, 2] - half[:, 0]) / 2
+    quarter = box[rng.choice(n, 40)].copy()
+    quarter[:, 3] = quarter[:, 1] + (quarter[:, 3] - quarter[:, 1]) / 4
+    near = box[rng.choice(n, 100)] + rng.uniform(-5, 5, (100, 4))
+    near[:, 2:] = numpy.maximum(near[:, 2:], near[:, :2] + 0.5)
+    same = box[rng.choice(n, 20)]
+    box = numpy.concatenate((box, half, quarter, near, same)) + offset
+    return box[rng.permutation(len(box))]
+
+
+def _pairs_above(box, thresh, group):
+    iou = bbox_iou(box, box)
+    hit = iou >= thresh
+    numpy.fill_diagonal(hit, False)
+    if group is not None:
+        hit &= group[:, None] == group[None]
+    return {tuple(p) for p in numpy.argwhere(hit)}
+
+
+def _offered(grid, query):
+    slot = numpy.repeat(query.lo, query.count) + greedy._ranks(query.count)
+    owner = numpy.repeat(query.kept, query.count)
+    return set(zip(owner.tolist(), grid.position[slot].tolist()))
+
+
+@pytest.mark.parametrize('thresh', [0.25, 0.5, 0.7, 0.95, 1.0])
+@pytest.mark.parametrize('seed, n_group, offset', [
+    (0, None, 0.), (1, 3, 0.), (2, None, -5e4), (3, 7, 1e6),
+])
+def test_every_pair_at_or_above_the_threshold_is_offered(thresh, seed, n_group, offset):
+    box = _layout(seed, offset=offset)
+    rng = numpy.random.default_rng(seed + 100)
+    group = None if n_group is None else rng.integers(0, n_group, len(box))
+    boxes = greedy._Boxes(box, group)
+    grid = greedy._Grid(boxes, thresh)
+    everything = numpy.arange(len(box))
+    query = grid.query(everything, numpy.ones(len(box), bool), len(box))
+    expected = _pairs_above(box, thresh, group)
+    assert expected                                  # the layout has pairs to find
+    missed = expected - _offered(grid, query)
+    assert not missed
+
+
+def test_offered_pairs_stay_near_in_place_and_size():
+    # The index is worth its cost only if it offers few pairs: here a tenth of all of them.
+    box = _layout(5)
+    grid = greedy._Grid(greedy._Boxes(box, None), 0.7)
+    query = grid.query(numpy.arange(len(box)), numpy.ones(len(box), bool), len(box))
+    assert query.n_pairs < len(box) ** 2 / 10
+
+
+def test_dead_boxes_leave_the_index_but_not_its_answers():
+    box = _layout(6)
+    n = len(box)
+    boxes = greedy._Boxes(box, None)
+    grid = greedy._Grid(boxes, 0.5)
+    alive = numpy.ones(n, bool)
+    alive[numpy.random.default_rng(6).choice(n, n - 50, replace=False)] = False
+    kept = numpy.flatnonzero(alive)[:10]
+    expected = {p for p in _pairs_above(box, 0.5, None) if p[0] in kept and alive[p[1]]}
+    query = grid.query(kept, alive, int(alive.sum()))  # compacts: few alive boxes left
+    assert grid.position.size <= 2 * 50 + greedy._COMPACT_SLACK
+    assert expected and expected <= _offered(grid, query)
+
+
+@pytest.mark.parametrize('chunk', [1, 7, 300, 1 << 16])
+@pytest.mark.parametrize('n_group', [None, 4])
+def test_confirmation_finds_the_same_boxes_whatever_the_chunks(monkeypatch, chunk, n_group):
+    monkeypatch.setattr(greedy, '_PAIR_CHUNK', chunk)
+    box = _layout(7, n=300)
+    rng = numpy.random.default_rng(8)
+    group = None if n_group is None else rng.integers(0, n_group, len(box))
+    boxes = greedy._Boxes(box, group)
+    grid = greedy._Grid(boxes, 0.5)
+    kept = rng.choice(len(box), 60, replace=False)
+    alive = numpy.ones(len(box), bool)
+    alive[kept] = False
+    alive[rng.choice(len(box), 40)] = False
+    iou = bbox_iou(box[kept], box) >= 0.5
+    if group is not None:
+        iou &= group[kept][:, None] == group[None]
+    expected = alive & ~iou.any(axis=0)
+    n_alive = int(alive.sum())
+    n_dead = grid.suppress(grid.query(kept, alive, n_alive), boxes, 0.5, alive)
+    numpy.testing.assert_array_equal(alive, expected)
+    assert n_dead == n_alive - int(expected.sum()) > 0
+
+
+def test_degenerate_infinite_and_huge_boxes_warn_nothing_and_change_nothing(monkeypatch):
+    # The index takes logs of areas (0 for a flat box), differences of infinite corners and
+    # products of huge sides: none may warn, and the answer is the one without the index.
+    rng = numpy.random.default_rng(9)
+    box = _layout(9, n=200)
+    box[:20, 2] = box[:20, 0]                        # flat: log2(0)
+    box[20:30, 3] = numpy.inf                        # inf - inf, inf * 0
+    box[30:40, :2] = -numpy.inf
+    box[40:50] = box[40:50] * 1e200                  # the area overflows
+    box[50:55, 0::2] = numpy.inf                     # inf - inf
+    score = rng.permutation(len(box))
+    box = box[numpy.argsort(-score, kind='stable')]
+    with_index = greedy.greedy_suppression(box, 0.5)
+    monkeypatch.setattr(greedy, '_BLOCK', len(box))  # one block: no index
+    without = greedy.greedy_suppression(box, 0.5)
+    monkeypatch.undo()
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        numpy.testing.assert_array_equal(greedy.greedy_suppression(box, 0.5), without)
+    numpy.testing.assert_array_equal(with_index, without)
+
+
+def test_many_boxes_without_area_are_all_kept():
+    # More boxes than a block, none with an area: the index holds nothing, and nothing is
+    # suppressed (their IoUs are NaN or 0).
+    rng = numpy.random.default_rng(12)
+    corner = rng.uniform(0, 50, (300, 2))
+    box = numpy.concatenate((corner, corner), axis=1)
+    box[::2, 3] += 5                                  # flat boxes and points
+    numpy.testing.assert_array_equal(greedy.greedy_suppression(box, 0.5), numpy.arange(300))
+
+
+@pytest.mark.parametrize('thresh', [0.3, 0.7])
+def test_sparse_boxes_are_compared_with_few_others(monkeypatch, thresh):
+    # The module's promise: a kept box is compared only with nearby boxes of a similar size.
+    # For 3000 small boxes spread wide, the IoUs computed are a small share of all pairs, and
+    # the answer is the dense one's.
+    box = _layout(13, n=2500, extent=20000.)
+    box = box[numpy.random.default_rng(13).permutation(len(box))]
+    counted, iou_of_pairs = [], greedy.iou_of_pairs
+
+    def counting(*args):
+        iou = iou_of_pairs(*args)
+        counted.append(iou.size)
+        return iou
+
+    expected = greedy.greedy_suppression(box, thresh)
+    monkeypatch.setattr(greedy, 'iou_of_pairs', counting)
+    numpy.testing.assert_array_equal(greedy.greedy_suppression(box, thresh), expected)
+    assert sum(counted) < len(box) ** 2 / 20
