@@ -1,5 +1,3 @@
-import time
-
 import numpy
 import pytest
 
@@ -205,13 +203,12 @@ def test_batched_equals_merged_class_results():
     numpy.testing.assert_equal(batched_non_maximum_suppression(bbox, score, label, 0.4), merged)
 
 
-def test_many_boxes_fast():
+def test_many_boxes():
+    # 20,000 proposals, Faster R-CNN's pre-NMS count at training: its speed is bench/nms.py's.
     rng = numpy.random.default_rng(7)
     bbox = generate_random_bbox(20000, (600, 800), 16, 256, rng=rng)
     score = rng.uniform(size=len(bbox)).astype(numpy.float32)
-    start = time.perf_counter()
     selected = non_maximum_suppression(bbox, 0.7, score)
-    assert time.perf_counter() - start < 2
     assert 0 < len(selected) < len(bbox)
     assert (bbox_iou(bbox[selected[:300]], bbox[selected[:300]]) < 0.7).sum() == 300 * 299
 
