@@ -41,6 +41,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy
 
@@ -173,13 +174,14 @@ def train(args: argparse.Namespace) -> dict:
     MPI job other than rank 0 an empty dict).
 
     Raises:
-        ValueError: ``--batchsize`` is not a multiple of the processes of the MPI job.
+        SystemExit: ``--batchsize`` is not a multiple of the processes of the MPI job (one
+            line on stderr from every process, which all stop alike: no traceback, no abort).
     """
     comm = _detection.create_communicator(args)
     n_process = 1 if comm is None else comm.size
     if args.batchsize % n_process:
-        raise ValueError(f'--batchsize ({args.batchsize}) must be a multiple of the processes '
-                         f'({n_process})')
+        sys.exit(f'train_ssd.py: error: --batchsize ({args.batchsize}) must be a multiple of '
+                 f'the processes ({n_process})')
     _detection.seed_everything(args.seed)
     model = get_model(args.model)(**_detection.model_kwargs(
         args, len(_detection.label_names(args))))

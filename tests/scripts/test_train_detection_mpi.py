@@ -57,4 +57,7 @@ def test_two_processes_train_evaluate_and_repeat_with_a_seed(tmp_path):
 def test_a_batch_the_processes_cannot_share_is_refused(tmp_path):
     job = _run(tmp_path, '--batchsize', '3', timeout=120)
     assert job.returncode != 0
-    assert '--batchsize (3) must be a multiple of the processes (2)' in job.stdout
+    # One line from each process, no traceback (a user's mistake).
+    assert job.stdout.count('train_ssd.py: error: --batchsize (3) must be a multiple of the '
+                            'processes (2)') == 2, job.stdout
+    assert 'Traceback' not in job.stdout
