@@ -61,3 +61,17 @@ def as_image(fname: str, name: str, img, n_channel: int | None = None) -> numpy.
         raise TypeError(f'{fname}: {name} must be an integer or floating-point array (float32, '
                         f'values 0-255), but got dtype {img.dtype}')
     return img.astype(numpy.float32, copy=False)
+
+
+def as_rgb_or_gray(fname: str, name: str, img) -> numpy.ndarray:
+    """:func:`as_image` for a model that takes RGB images and grayscale ones (which it
+    gives to its network as three equal channels, as ChainerCV's models do).
+
+    Raises:
+        ValueError: ``img`` does not have 3 or 1 channels (and what :func:`as_image` raises).
+    """
+    img = as_image(fname, name, img)
+    if img.shape[0] not in (1, 3):
+        raise ShapeError(f'{fname}: {name} must have 3 channels (RGB) or 1 (grayscale), but got '
+                         f'shape {img.shape}')
+    return img

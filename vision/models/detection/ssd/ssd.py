@@ -13,7 +13,7 @@ from framework.links.link import Chain
 from vision.models.detection.ssd.multibox_coder import MultiboxCoder
 from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
-from vision.utils.image import as_image
+from vision.utils.image import as_rgb_or_gray
 
 
 class SSD(ThresholdPresets, Hybridizable, Chain):
@@ -159,10 +159,7 @@ class SSD(ThresholdPresets, Hybridizable, Chain):
         """
         x, sizes = [], []
         for i, img in enumerate(imgs):
-            img = as_image('SSD.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'SSD.predict: imgs[{i}] must have 3 channels (RGB) or 1 '
-                                 f'(grayscale), but got shape {img.shape}')
+            img = as_rgb_or_gray('SSD.predict', f'imgs[{i}]', img)
             x.append(self.prepare(img))
             sizes.append(img.shape[1:])
         bboxes, labels, scores = [], [], []

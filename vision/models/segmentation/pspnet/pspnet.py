@@ -20,7 +20,7 @@ from vision.models.segmentation.pspnet.dilated_resnet import DilatedResNet
 from vision.models.segmentation.pspnet.pyramid_pooling_module import PyramidPoolingModule
 from vision.models.segmentation.pspnet.sliding_windows import sliding_windows
 from vision.transforms import resize_contain
-from vision.utils.image import as_image
+from vision.utils.image import as_rgb_or_gray
 from vision.weights import WeightSpec
 from vision.weights.integrity import reporting_corruption
 
@@ -175,10 +175,7 @@ class PSPNet(Hybridizable, Chain):
         """
         labels = []
         for i, img in enumerate(imgs):
-            img = as_image('PSPNet.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'PSPNet.predict: imgs[{i}] must have 3 channels (RGB) or 1 '
-                                 f'(grayscale), but got shape {img.shape}')
+            img = as_rgb_or_gray('PSPNet.predict', f'imgs[{i}]', img)
             scores = self._scores(img - self.mean)
             labels.append(backend.to_cpu(scores.argmax(axis=0)).astype(numpy.int32))
         return labels

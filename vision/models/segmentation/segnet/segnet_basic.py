@@ -16,7 +16,7 @@ from framework.links.link import Chain
 from vision.models._registry import register_model
 from vision.models.segmentation.pretrained import prepare_segmentation_weights
 from vision.transforms import resize
-from vision.utils.image import as_image
+from vision.utils.image import as_rgb_or_gray
 
 # The key of the classifier's filter, (n_class, base_channels, 1, 1): the weights' classes
 # and width.
@@ -148,10 +148,7 @@ class SegNetBasic(Chain):
         """
         labels = []
         for i, img in enumerate(imgs):
-            img = as_image('SegNetBasic.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'SegNetBasic.predict: imgs[{i}] must have 3 channels (RGB) '
-                                 f'or 1 (grayscale), but got shape {img.shape}')
+            img = as_rgb_or_gray('SegNetBasic.predict', f'imgs[{i}]', img)
             size = img.shape[1:]
             x = numpy.broadcast_to(img, (3,) + size)[None]
             with framework.using_config('train', False), framework.no_backprop_mode():
