@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy
 import pytest
 
-import framework.random
 from vision.__main__ import main as vision_main
 from vision.evaluations import eval_detection_voc
 from vision.models import _registry
@@ -49,17 +48,8 @@ def tiny_ssd300(monkeypatch):
     """Registers as ``ssd300`` a builder of the SSD tests' tiny SSD whose only weights are
     ``'voc0712'`` (20 classes); its boxes are its default boxes, some of which cover objects of
     the VOC tests' images. Returns the builder."""
-    tiny_ssd = _module(_TESTS / 'vision/models/detection/ssd/conftest.py', '_ssd_tests')._tiny_ssd
-
-    def build(n_fg_class=None, pretrained_model=None):
-        if pretrained_model != 'voc0712' or n_fg_class not in (None, 20):
-            raise ValueError(f'no weights {pretrained_model!r} for {n_fg_class} classes')
-        framework.random.seed(6)  # the initializers' generator
-        model = tiny_ssd(20, seed=6)
-        for link in model.multibox.loc:
-            for param in link.params():
-                param.array[...] = 0
-        return model
+    build = _module(_TESTS / 'vision/models/detection/ssd/conftest.py',
+                    '_ssd_tests')._tiny_voc_ssd300
     monkeypatch.setitem(_registry._MODELS, 'ssd300', build)
     return build
 

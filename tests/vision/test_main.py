@@ -8,7 +8,6 @@ import numpy
 import pytest
 from PIL import Image
 
-import framework.random
 from framework.serializers import save_npz
 from vision import weights
 from vision.__main__ import main
@@ -357,17 +356,7 @@ def tiny_ssd300(monkeypatch):
     VOC classes, whose only weight is ``'voc0712'``; returns that builder. Its boxes are its
     default boxes (no offsets), some of which cover objects of the VOC tests' images."""
     from vision.models import _registry
-    tiny_ssd = _conftest_module('models/detection/ssd/conftest.py')._tiny_ssd
-
-    def build(pretrained_model):
-        if pretrained_model != 'voc0712':
-            raise ValueError(f'no weights {pretrained_model!r}')
-        framework.random.seed(6)  # the initializers' generator
-        model = tiny_ssd(20, seed=6)
-        for link in model.multibox.loc:
-            for param in link.params():
-                param.array[...] = 0
-        return model
+    build = _conftest_module('models/detection/ssd/conftest.py')._tiny_voc_ssd300
     monkeypatch.setitem(_registry._MODELS, 'ssd300', build)
     return build
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
+import framework
 import framework.functions as F
 import framework.links as L
 from framework.links.link import Chain
@@ -33,6 +34,20 @@ def _tiny_ssd(n_fg_class: int = 3, seed: int = 0, **options) -> SSD:
     numpy.random.seed(seed)
     return SSD(TinyExtractor(), Multibox(n_fg_class + 1, ((2,), (2, 3)), in_channels=(8, 16)),
                steps=(8, 16), sizes=(8, 16, 32), mean=(123, 117, 104), **options)
+
+
+def _tiny_voc_ssd300(pretrained_model=None, n_fg_class=None) -> SSD:
+    """A stand-in for ``SSD300`` in the command-line and script tests: a tiny SSD for the 20
+    VOC classes whose only weights are ``'voc0712'``; its boxes are its default boxes (no
+    offsets), some of which cover objects of the VOC tests' images."""
+    if pretrained_model != 'voc0712' or n_fg_class not in (None, 20):
+        raise ValueError(f'no weights {pretrained_model!r} for {n_fg_class} classes')
+    framework.random.seed(6)  # the initializers' generator
+    model = _tiny_ssd(20, seed=6)
+    for link in model.multibox.loc:
+        for param in link.params():
+            param.array[...] = 0
+    return model
 
 
 @pytest.fixture
