@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 
+import numpy
 from harness import print_blas
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -117,8 +118,6 @@ def _report(model: str, results: list) -> None:
 # The worker: one process of a job.
 
 def _worker(args, model_name: str, buckets: str) -> None:
-    import numpy
-
     import framework.functions as F
     from framework import _backprop, distributed, optimizers
 
@@ -149,15 +148,13 @@ def _worker(args, model_name: str, buckets: str) -> None:
               'grad_mb': sum(p.array.nbytes for p in model.params()) / 1e6}
     if comm.size > 1:
         result.update(allreduce=statistics.median(allreduce), hidden=statistics.median(hidden),
-                      timeline=timeline, **_bandwidth(comm, model, numpy))
+                      timeline=timeline, **_bandwidth(comm, model))
     if comm.rank == 0:
         print(json.dumps(result), flush=True)
 
 
 def _model_and_batch(name: str, args, n_process: int, rank: int):
     """The model and this process's part of the global batch (the same data on every run)."""
-    import numpy
-
     import framework.links as L
     from vision.models import ResNet50
 
@@ -207,7 +204,7 @@ def _overlap(events) -> tuple[float, float, dict]:
     return spent, overlap, timeline
 
 
-def _bandwidth(comm, model, numpy) -> dict:
+def _bandwidth(comm, model) -> dict:
     """GB/s of ``multi_node_mean_grad`` of the model and of ``MPI_Allreduce`` of as many
     bytes, each the median of 5 calls."""
     from mpi4py import MPI
