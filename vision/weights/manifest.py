@@ -22,6 +22,7 @@ from vision.datasets import (
     imagenet_label_names,
     shapes_label_names,
     voc_bbox_label_names,
+    voc_semantic_segmentation_label_names,
 )
 from vision.models._registry import get_model
 from vision.weights.convert import get_converter, local_npz_path
@@ -40,6 +41,7 @@ _LABEL_NAMES = {
     'shapes': tuple(shapes_label_names),
     'face': ('face',),
     'voc': tuple(voc_bbox_label_names),
+    'voc_with_background': tuple(voc_semantic_segmentation_label_names),
     'coco': tuple(coco_bbox_label_names),
     'camvid': tuple(camvid_label_names),
     'cityscapes': tuple(cityscapes_semantic_segmentation_label_names),
@@ -57,7 +59,10 @@ def label_names(categories: str) -> tuple[str, ...]:
             (:data:`vision.datasets.shapes_label_names`), ``'face'``, ``'voc'``
             (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC),
             ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
-            COCO's detection annotations, in the order of their ids), ``'camvid'``
+            COCO's detection annotations, in the order of their ids), ``'voc_with_background'``
+            (:data:`vision.datasets.voc_semantic_segmentation_label_names`: ``'background'``,
+            then the 20 classes of PASCAL VOC, as its segmentation masks number them),
+            ``'camvid'``
             (:data:`vision.datasets.camvid_label_names`, the 11 classes of CamVid as SegNet's
             tutorial labels them), ``'cityscapes'``
             (:data:`vision.datasets.cityscapes_semantic_segmentation_label_names`, the 19

@@ -47,6 +47,12 @@ def test_coco_label_names_are_the_80_detection_categories():
     assert (names[0], names[11], names[79]) == ('person', 'stop sign', 'toothbrush')
 
 
+def test_voc_with_background_puts_background_before_the_20_classes():
+    names = weights.label_names('voc_with_background')
+    assert names == ('background',) + weights.label_names('voc')
+    assert (len(names), names[15], names[20]) == (21, 'person', 'tvmonitor')
+
+
 _PYPI = {'pypi': 'tinyweights==1.0', 'files': {'tinyweights/a.pt': 'a' * 64}}
 
 
