@@ -99,6 +99,24 @@ def test_base_channels_scale_every_layer(run):
     assert model.res5.a.residual_conv.conv.W.shape == (256, 128, 1, 1)
 
 
+def test_stages_dilate_in_place_of_striding_as_torchvisions(run):
+    # torchvision's _make_layer: a dilated stage keeps the dilation of the stage before in
+    # its first bottleneck and doubles it in the others
+    model = ResNet50(n_class=3, base_channels=8, replace_stride_with_dilation=(False, True, True),
+                     **ZERO)
+    model.pick = ('res3', 'res4', 'res5')
+    outputs = run(model, numpy.zeros((1, 3, 64, 64), numpy.float32))
+    assert tuple(y.shape for y in outputs) == ((1, 64, 8, 8), (1, 128, 8, 8), (1, 256, 8, 8))
+    conv2 = [(model[f'res{i}'][name].conv2.conv.dilate, model[f'res{i}'][name].conv2.conv.pad)
+             for i, name in ((3, 'a'), (3, 'b1'), (4, 'a'), (4, 'b1'), (5, 'a'), (5, 'b2'))]
+    assert conv2 == [((1, 1), (1, 1))] * 3 + [((2, 2), (2, 2))] * 2 + [((4, 4), (4, 4))]
+    assert model.res4.a.residual_conv.conv.stride == model.res5.a.conv2.conv.stride == (1, 1)
+    with pytest.raises(ValueError, match=r'ResNet50: replace_stride_with_dilation must be '
+                                         r'three bools \(for res3, res4 and res5\), but got '
+                                         r'\(True, True\)'):
+        ResNet50(replace_stride_with_dilation=(True, True), **ZERO)
+
+
 def test_a_quarter_of_the_width_has_a_sixteenth_of_the_parameters_after_conv1():
     def n_conv_params(model):
         return sum(p.size for name, p in model.namedparams()

@@ -24,21 +24,25 @@ class ResBlock(PickableSequentialChain):
         stride_first (bool): stride on the first 1x1 convolution (the original ResNet, arch
             ``'he'``) rather than on the 3x3 one (arch ``'fb'``).
         add_seblock (bool): end each residual branch with a squeeze-and-excitation block.
+        first_dilate (int, tuple of int or None): the dilation of the first bottleneck's 3x3
+            convolution (None: ``dilate``); torchvision's dilated ResNets keep there the
+            dilation of the stage before.
     """
 
     def __init__(self, n_layer: int, in_channels: int | None, mid_channels: int,
                  out_channels: int, stride=1, dilate=1, groups: int = 1, initialW=None,
                  bn_kwargs: dict | None = None, stride_first: bool = False,
-                 add_seblock: bool = False):
+                 add_seblock: bool = False, first_dilate=None):
         super().__init__()
-        kwargs = {'dilate': dilate, 'groups': groups, 'initialW': initialW,
-                  'bn_kwargs': bn_kwargs, 'add_seblock': add_seblock}
+        kwargs = {'groups': groups, 'initialW': initialW, 'bn_kwargs': bn_kwargs,
+                  'add_seblock': add_seblock}
         with self.init_scope():
             self.a = Bottleneck(in_channels, mid_channels, out_channels, stride,
+                                dilate if first_dilate is None else first_dilate,
                                 residual_conv=True, stride_first=stride_first, **kwargs)
             for i in range(1, n_layer):
                 setattr(self, f'b{i}', Bottleneck(out_channels, mid_channels, out_channels,
-                                                  **kwargs))
+                                                  dilate=dilate, **kwargs))
 
 
 class Bottleneck(Chain):

@@ -42,6 +42,13 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
     them): ``ResNet14(n_class=4, base_channels=16)`` is a ResNet-14 of a quarter the width,
     whose convolutions after ``conv1`` have 1/16 of the parameters.
 
+    The keyword argument ``replace_stride_with_dilation`` (torchvision's) makes a dilated
+    ResNet, the backbone of dense prediction: three bools for ``res3``, ``res4`` and ``res5``;
+    a stage marked True keeps the resolution of the one before and dilates its 3x3
+    convolutions instead, by twice the dilation of the stage before (its first bottleneck by
+    that one's, as torchvision's ``_make_layer``). ``(False, True, True)`` gives features of
+    1/8 of the input's size, as torchvision's DeepLabV3 and FCN take them.
+
     Attributes:
         mean (numpy.ndarray): ``(3, 1, 1)``, what to subtract from RGB 0-255 images.
         weight_spec (vision.weights.WeightSpec or None): the pretrained weights loaded by name.
@@ -60,7 +67,8 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
     def __init__(self, n_layer: int, n_class: int | None = None, pretrained_model=None,
                  mean=None, initialW=None, fc_kwargs: dict | None = None, *,
                  bn_kwargs: dict | None = None, pool1_kwargs: dict | None = None,
-                 base_channels: int | None = None, **arch_param):
+                 base_channels: int | None = None,
+                 replace_stride_with_dilation=(False, False, False), **arch_param):
         unknown = sorted(set(arch_param) - set(self._arch_defaults))
         if unknown:
             raise TypeError(f'{type(self).__name__}: unexpected keyword arguments {unknown} '
@@ -80,6 +88,7 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
             raise ValueError(f'{type(self).__name__}: base_channels must be a positive int, '
                              f'but got {base!r}')
         layout = self._layout(n_layer, param)
+        dilation = _dilation(type(self).__name__, replace_stride_with_dilation)
         super().__init__()
         for key in self._arch_defaults:
             setattr(self, key, param[key])
@@ -91,7 +100,8 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
         if pretrained is not None:
             # Sampling takes time, and the values are overwritten anyway.
             initialW = fc_kwargs['initialW'] = initializers.Zero()
-        self._init_layers(self._blocks[n_layer], param, initialW, fc_kwargs, **layout)
+        self._init_layers(self._blocks[n_layer], param, initialW, fc_kwargs, dilation,
+                          **layout)
         if pretrained is not None:
             pretrained.load(self)
 
@@ -102,7 +112,7 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
         raise NotImplementedError
 
     def _init_layers(self, n_blocks: tuple[int, ...], param: dict, initialW, fc_kwargs: dict,
-                     *, conv1_nobias: bool, stride_first: bool,
+                     dilation: tuple[bool, ...], *, conv1_nobias: bool, stride_first: bool,
                      mid_channels=(64, 128, 256, 512), groups: int = 1,
                      add_seblock: bool = False) -> None:
         block_kwargs = {'groups': groups, 'initialW': initialW, 'bn_kwargs': param['bn_kwargs'],
@@ -114,15 +124,34 @@ class ResNetBase(ClassifierPredictMixin, PickableSequentialChain):
             self.conv1 = Conv2DBNActiv(3, base, 7, 2, 3, nobias=conv1_nobias,
                                        initialW=initialW, bn_kwargs=param['bn_kwargs'])
             self.pool1 = MaxPooling2D(**param['pool1_kwargs'])
-            in_channels = base
-            for i, (n_block, mid) in enumerate(zip(n_blocks, width)):
+            in_channels, dilate = base, 1
+            for i, (n_block, mid, dilated) in enumerate(zip(n_blocks, width,
+                                                            (False,) + dilation)):
                 out_channels = (4 * base) << i
+                stride, first_dilate = 1 if i == 0 else 2, dilate
+                if dilated:
+                    stride, dilate = 1, 2 * dilate
                 setattr(self, f'res{i + 2}', ResBlock(n_block, in_channels, mid, out_channels,
-                                                      1 if i == 0 else 2, **block_kwargs))
+                                                      stride, dilate, first_dilate=first_dilate,
+                                                      **block_kwargs))
                 in_channels = out_channels
             self.pool5 = global_average_pooling_2d
             self.fc6 = Linear(in_channels, param['n_class'], **fc_kwargs)
             self.prob = F.softmax
+
+
+def _dilation(who: str, replace_stride_with_dilation) -> tuple[bool, bool, bool]:
+    """``replace_stride_with_dilation`` checked: three bools, for ``res3`` to ``res5``.
+
+    Raises:
+        ValueError: it is not a sequence of three bools.
+    """
+    value = replace_stride_with_dilation
+    if isinstance(value, (str, bytes)) or not hasattr(value, '__len__') or len(value) != 3 \
+            or not all(isinstance(v, (bool, numpy.bool_)) for v in value):
+        raise ValueError(f'{who}: replace_stride_with_dilation must be three bools (for res3, '
+                         f'res4 and res5), but got {value!r}')
+    return tuple(bool(v) for v in value)
 
 
 class ResNet(ResNetBase):
@@ -163,6 +192,9 @@ class ResNet(ResNetBase):
             ChainerCV; torchvision's weights set ``pad=1, cover_all=False``).
         base_channels (int): the channels of ``conv1``, which the others follow (see
             :class:`ResNetBase`); default: the weights', else 64.
+        replace_stride_with_dilation (sequence of bool): for ``res3``, ``res4`` and ``res5``,
+            whether the stage dilates in place of striding (see :class:`ResNetBase`); default
+            none does.
     """
 
     _arch_defaults = {'arch': 'fb'}
