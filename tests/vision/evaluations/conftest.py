@@ -1,4 +1,5 @@
-"""pycocotools as the reference for the COCO evaluations, and random detection data.
+"""pycocotools as the reference for the COCO evaluations, random detection data, and small
+directories in the layouts of the semantic segmentation datasets.
 
 The reference builds COCO objects from the inputs exactly as ChainerCV's
 ``eval_detection_coco``, ``eval_instance_segmentation_coco`` and
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import pathlib
 
 import numpy
 import pytest
+from PIL import Image
 
 
 def _box_annotation(bbox, label, image_id, index, score=None, area=None, crowded=None):
@@ -195,3 +198,69 @@ def pycocotools_keypoints():
 def make_detections():
     """:func:`random_detections`, for tests to call with their own generator."""
     return random_detections
+
+
+def _cityscapes_ids() -> numpy.ndarray:
+    """The label id of each train id (the first label of it evaluated), at index ``train id +
+    1``; index 0 (-1, ignored) is the id 0, 'unlabeled'."""
+    from vision.datasets.cityscapes.cityscapes_utils import cityscapes_labels
+    ids = {}
+    for label in cityscapes_labels:
+        if not label.ignoreInEval:
+            ids.setdefault(label.trainId, label.id)
+    return numpy.array([0] + [ids[i] for i in range(len(ids))], numpy.uint8)
+
+
+def _save(path: pathlib.Path, array: numpy.ndarray, palette: bool = False) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image = Image.fromarray(array, mode='P' if palette else None)
+    if palette:
+        image.putpalette([0, 0, 0, 128, 0, 0] + [0] * 762)
+    image.save(path)
+
+
+def write_segmentation_split(dataset: str, root: pathlib.Path, split: str,
+                             labels: list[numpy.ndarray], seed: int = 0) -> pathlib.Path:
+    """Writes random images and their label maps into ``root`` in the layout of ``dataset``
+    (a benchmark's name: ``'camvid'``, ``'cityscapes'``, ``'ade20k'`` or ``'voc'``), as the
+    split ``split`` (the loader's name: ``'train'``, ``'val'``, ``'test'``) holds them; the
+    ignored label -1 is the file's value for it. Returns ``root``, the loader's
+    ``data_dir``."""
+    rng = numpy.random.default_rng(seed)
+    lines = []
+    for k, label in enumerate(labels):
+        img = rng.integers(0, 256, label.shape + (3,), dtype=numpy.uint8)
+        stem = f'{split}_{k:06d}'
+        if dataset == 'camvid':
+            _save(root / split / f'{stem}.png', img)
+            _save(root / f'{split}annot' / f'{stem}.png',
+                  numpy.where(label < 0, 11, label).astype(numpy.uint8))
+            lines.append(f'/SegNet/CamVid/{split}/{stem}.png '
+                         f'/SegNet/CamVid/{split}annot/{stem}.png\n')
+        elif dataset == 'cityscapes':
+            _save(root / 'leftImg8bit' / split / 'aachen' / f'{stem}_leftImg8bit.png', img)
+            _save(root / 'gtFine' / split / 'aachen' / f'{stem}_gtFine_labelIds.png',
+                  _cityscapes_ids()[label + 1])
+        elif dataset == 'ade20k':
+            base = root / 'ADEChallengeData2016'
+            folder = {'train': 'training', 'val': 'validation'}[split]
+            _save(base / 'images' / folder / f'ADE_{stem}.jpg', img)
+            _save(base / 'annotations' / folder / f'ADE_{stem}.png', (label + 1).astype(
+                numpy.uint8))
+        else:
+            _save(root / 'JPEGImages' / f'{stem}.jpg', img)
+            _save(root / 'SegmentationClass' / f'{stem}.png',
+                  numpy.where(label < 0, 255, label).astype(numpy.uint8), palette=True)
+            lines.append(f'{stem}\n')
+    list_file = {'camvid': root / f'{split}.txt',
+                 'voc': root / 'ImageSets' / 'Segmentation' / f'{split}.txt'}.get(dataset)
+    if list_file is not None:
+        list_file.parent.mkdir(parents=True, exist_ok=True)
+        list_file.write_text(''.join(lines))
+    return root
+
+
+@pytest.fixture
+def segmentation_split():
+    """:func:`write_segmentation_split`, for tests to write the splits they need."""
+    return write_segmentation_split
