@@ -7,6 +7,7 @@
     vision predict --model mtcnn --weights facenet-pytorch --out faces/ IMG...
     vision evaluate --model resnet50 --weights imagenet --dataset /data/imagenet/val [--crop 10]
     vision evaluate --model ssd300 --weights voc0712 --dataset voc07-test
+    vision evaluate --model segnet_basic --weights camvid --dataset camvid
     vision download --model resnet50 --weights torchvision-imagenet1k-v2
 
 ``list`` prints every pretrained weight of the manifest with its published scores;
@@ -16,7 +17,10 @@ map), and with ``--out DIR`` draws it on the image; ``evaluate`` prints the metr
 model's task: top-1 and top-5 accuracy on a directory of class directories (ImageNet's layout)
 or on synthetic shapes, a detector's mAP and each class's AP with ChainerCV's protocol
 (:mod:`vision.evaluations.detection_benchmarks`: PASCAL VOC 2007 test, or MS COCO 2017 val),
-mIoU for semantic segmentation;
+the mean IoU, pixel accuracy, mean class accuracy and each class's IoU of semantic segmentation
+with ChainerCV's protocol (:mod:`vision.evaluations.semantic_segmentation_benchmarks`: CamVid
+test, Cityscapes val, ADE20K val, PASCAL VOC 2012 val, or synthetic shapes), the mAP of
+instance segmentation on a VOC directory;
 ``download`` fetches, verifies and converts a weight and prints where it is cached.
 ``--arg NAME=VALUE`` passes constructor arguments (``arch=he``, ``depth_multiplier=1.4``);
 values are read as JSON when they parse. ``predict`` and ``evaluate`` run the model as a static
@@ -82,15 +86,19 @@ def _parse_args(argv) -> argparse.Namespace:
             command.add_argument('--dataset', required=True,
                                  help="classification: a directory of class directories, or "
                                       "'shapes'; detection: 'voc07-test' or 'coco2017-val' "
-                                      '(downloaded once), or a VOC2007 directory; '
-                                      'segmentation: a VOC directory')
+                                      '(downloaded once), or a VOC2007 directory; semantic '
+                                      "segmentation: 'camvid', 'cityscapes', 'ade20k', 'voc' "
+                                      "(downloaded once; Cityscapes by hand) or 'shapes', or "
+                                      'a directory of one of them; instance segmentation: a '
+                                      'VOC directory')
             command.add_argument('--split',
-                                 help='the split of a VOC directory for segmentation (val)')
+                                 help='the split of a VOC directory for instance segmentation '
+                                      '(val)')
             command.add_argument('--n-images', type=_positive_int, default=1000,
                                  help='the images of --dataset shapes (1000)')
             command.add_argument('--seed', type=int, default=1,
                                  help='the seed of --dataset shapes (1: the validation set of '
-                                      'scripts/train_imagenet.py)')
+                                      'the training scripts)')
             command.add_argument('--batchsize', type=_positive_int, default=32)
             command.add_argument('--loaderjob', type=_natural_int, default=2,
                                  help='processes that read the images (0: this one)')
@@ -330,8 +338,8 @@ def _detection_benchmark(args):
     downloaded by the dataset loader, or VOC 2007 test on a local VOC directory."""
     from vision.evaluations.detection_benchmarks import DETECTION_BENCHMARKS
     if args.split is not None:
-        raise ValueError('--split is for segmentation; a detector is evaluated on the test '
-                         'split of VOC2007 (ChainerCV\'s protocol)')
+        raise ValueError('--split is for instance segmentation; a detector is evaluated on the '
+                         'test split of VOC2007 (ChainerCV\'s protocol)')
     if args.dataset in DETECTION_BENCHMARKS:
         return DETECTION_BENCHMARKS[args.dataset], 'auto'
     _check_directory(args, f"{' or '.join(map(repr, DETECTION_BENCHMARKS))} or a VOC "
@@ -340,18 +348,53 @@ def _detection_benchmark(args):
 
 
 def _detection_dataset(args, model):
-    benchmark, data_dir = _detection_benchmark(args)
+    return _benchmark_dataset(*_detection_benchmark(args), model)
+
+
+def _benchmark_dataset(benchmark, data_dir: str, model):
+    """The dataset of a benchmark, once it has checked that the model fits it (before any
+    download)."""
+    benchmark.prepare(model)
     return benchmark.dataset(data_dir)
 
 
+def _semantic_segmentation_benchmark(args):
+    """The benchmark of ``--dataset``: one of
+    :data:`~vision.evaluations.semantic_segmentation_benchmarks.SEMANTIC_SEGMENTATION_BENCHMARKS`
+    by name, its data downloaded by the dataset loader (shapes: ``--n-images`` drawn from
+    ``--seed``), or the one whose layout a local directory has."""
+    from vision.evaluations.semantic_segmentation_benchmarks import (
+        SEMANTIC_SEGMENTATION_BENCHMARKS,
+        ShapesVal,
+    )
+    if args.split is not None:
+        raise ValueError('--split is for instance segmentation; a semantic segmenter is '
+                         "evaluated on the split of its benchmark (ChainerCV's protocol)")
+    if args.dataset == 'shapes':
+        return ShapesVal(args.n_images, seed=args.seed), 'auto'
+    if args.dataset in SEMANTIC_SEGMENTATION_BENCHMARKS:
+        return SEMANTIC_SEGMENTATION_BENCHMARKS[args.dataset], 'auto'
+    names = ', '.join(map(repr, SEMANTIC_SEGMENTATION_BENCHMARKS))
+    _check_directory(args, f'one of {names} or a directory of one of them')
+    local = [b for b in SEMANTIC_SEGMENTATION_BENCHMARKS.values() if b.marker is not None]
+    for benchmark in local:
+        if benchmark.holds(args.dataset):
+            return benchmark, args.dataset
+    raise ValueError(f'--dataset {args.dataset!r} is a directory of none of '
+                     f'{", ".join(b.name for b in local)}: it holds none of '
+                     f'{", ".join(b.marker for b in local)}')
+
+
+def _semantic_segmentation_dataset(args, model):
+    return _benchmark_dataset(*_semantic_segmentation_benchmark(args), model)
+
+
 def _voc_dataset(args, model):
-    """The VOC dataset of ``--dataset`` (a VOC directory, VOC2012's layout, ``--split val``)
-    for the model's task: label maps or instance masks."""
-    from vision.datasets import VOCInstanceSegmentationDataset, VOCSemanticSegmentationDataset
+    """The VOC instance segmentation dataset of ``--dataset`` (a VOC directory, VOC2012's
+    layout, ``--split val``)."""
+    from vision.datasets import VOCInstanceSegmentationDataset
     _check_directory(args, 'a VOC directory (VOCdevkit/VOC2012)')
-    dataset = {'semantic_segmentation': VOCSemanticSegmentationDataset,
-               'instance_segmentation': VOCInstanceSegmentationDataset}[model.task]
-    return dataset(args.dataset, split=args.split or 'val')
+    return VOCInstanceSegmentationDataset(args.dataset, split=args.split or 'val')
 
 
 def _check_directory(args, expected: str) -> None:
@@ -374,12 +417,8 @@ def _detection_scores(args, model, batches) -> dict:
 
 
 def _semantic_segmentation_scores(args, model, batches) -> dict:
-    from vision.evaluations import eval_semantic_segmentation
-    predictions, truths = _predict_all(model.predict, batches)
-    result = eval_semantic_segmentation(predictions[0], truths[0])
-    return {'mIoU': f'{100 * result["miou"]:.2f} %',
-            'pixel accuracy': f'{100 * result["pixel_accuracy"]:.2f} %',
-            'mean class accuracy': f'{100 * result["mean_class_accuracy"]:.2f} %'}
+    benchmark, _ = _semantic_segmentation_benchmark(args)
+    return benchmark.summarize(benchmark.evaluate(model, batches))
 
 
 def _instance_segmentation_scores(args, model, batches) -> dict:
@@ -401,7 +440,7 @@ def _predict_all(predict, batches) -> tuple[tuple, tuple]:
 _EVALUATIONS = {
     'classification': (_classification_dataset, _classification_scores),
     'detection': (_detection_dataset, _detection_scores),
-    'semantic_segmentation': (_voc_dataset, _semantic_segmentation_scores),
+    'semantic_segmentation': (_semantic_segmentation_dataset, _semantic_segmentation_scores),
     'instance_segmentation': (_voc_dataset, _instance_segmentation_scores),
 }
 
@@ -415,7 +454,7 @@ def _evaluate(args) -> int:
     dataset = make_dataset(args, model)
     if len(dataset) == 0:
         layout = ('one directory per class, each holding images' if model.task == 'classification'
-                  else 'images listed in its ImageSets split file')
+                  else 'the images of the split it is evaluated on')
         raise ValueError(f'--dataset {args.dataset!r} holds no images; it must hold {layout}')
     examples = _Readable(dataset)
     if args.loaderjob > 0:

