@@ -29,7 +29,7 @@ def test_the_benchmarks_and_their_classes():
     assert {name: (b.title, len(b.label_names)) for name, b in _BENCHMARKS.items()} == {
         'camvid': ('CamVid test', 11), 'cityscapes': ('Cityscapes val (fine)', 19),
         'ade20k': ('ADE20K val', 150), 'voc': ('PASCAL VOC 2012 val', 21),
-        'shapes': ('shapes (1000 images of 128x128, seed 1)', 5)}
+        'shapes': ('shapes (1000 images of 64x64, seed 1)', 5)}
     assert _BENCHMARKS['camvid'].label_names == camvid_label_names
     assert _BENCHMARKS['voc'].label_names[0] == 'background'
 
@@ -53,7 +53,7 @@ def test_each_reads_its_split_from_a_directory_in_its_layout(name, segmentation_
 def test_shapes_are_the_validation_seed_drawn_not_read():
     dataset = _BENCHMARKS['shapes'].dataset()
     assert isinstance(dataset, ShapesSemanticSegmentationDataset)
-    assert (len(dataset), dataset.size, dataset.seed) == (1000, (128, 128), 1)
+    assert (len(dataset), dataset.size, dataset.seed) == (1000, (64, 64), 1)
     other = ShapesVal(3, size=16, seed=4)
     assert (len(other.dataset()), other.dataset().size, other.title) == (
         3, (16, 16), 'shapes (3 images of 16x16, seed 4)')
