@@ -15,7 +15,7 @@ from framework.functions.pooling._roi import (
     position_sensitive_outsize,
     positive_scale,
 )
-from framework.functions.pooling._roi_grids import bilinear_samples, position_sensitive_samples
+from framework.functions.pooling._roi_grids import bilinear_samples, position_sensitive_bins
 from framework.variable import Variable
 
 
@@ -31,11 +31,14 @@ class PositionSensitivePooling(RoiFunction):
         self.group_size = group_size
 
     def samples(self, x_shape, rois, roi_indices):
-        return position_sensitive_samples(x_shape, rois, roi_indices, self.outsize,
-                                          self.spatial_scale, self.group_size)
+        return position_sensitive_bins(x_shape, rois, roi_indices, self.outsize,
+                                       self.spatial_scale, self.group_size)
 
     def pool(self, x, rois, roi_indices):
-        return getattr(self.samples(x.shape, rois, roi_indices), self.reduction)(x)
+        samples = self.samples(x.shape, rois, roi_indices)
+        if self.reduction == 'maximum':
+            return samples.maximum(x, self.with_taps)
+        return samples.average(x)
 
 
 class PositionSensitiveAlign(PositionSensitivePooling):

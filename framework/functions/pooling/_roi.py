@@ -26,9 +26,11 @@ from collections.abc import Iterable
 import numpy
 
 from framework import backend
+from framework.config import config
 from framework.function_node import FunctionNode
 from framework.functions._inputs import array_input, float_input, is_int
 from framework.utils import type_check
+from framework.variable import Variable
 
 #: Elements gathered at once (bins x taps x channels): 128 MiB of float32.
 _CHUNK_ELEMENTS = 2 ** 25
@@ -248,10 +250,10 @@ class Samples:
         taps = Taps(self.rows, weights, self.x_shape, self.groups, self.outsize)
         return taps.gather(x), taps
 
-    def maximum(self, x, grad_mask=None):
+    def maximum(self, x, with_taps: bool = True, grad_mask=None):
         """The maximum over the samples of each bin (the first one on ties, ``-inf`` where a bin
-        has none), and the taps of the chosen samples, zeroed where ``grad_mask`` (bool ``(B,)``)
-        is False."""
+        has none), and the taps of the chosen samples (None without ``with_taps``), zeroed
+        where ``grad_mask`` (bool ``(B,)``) is False."""
         xp = backend.get_array_module(x)
         work = work_dtype(x.dtype)
         x_rows = _to_rows(x, self.groups, work)
@@ -259,8 +261,9 @@ class Samples:
         n_bins, n_samples = self.valid.shape
         y = xp.empty((n_bins, channels), work)
         index_dtype = numpy.int32 if x_rows.shape[0] < 2 ** 31 else numpy.int64
-        rows = xp.empty((n_bins, self.corners, channels), index_dtype)
-        weights = xp.empty((n_bins, self.corners, channels), work)
+        if with_taps:
+            rows = xp.empty((n_bins, self.corners, channels), index_dtype)
+            weights = xp.empty((n_bins, self.corners, channels), work)
         for part in _chunks(n_bins, self.rows.shape[1] * channels):
             part_rows = self.rows[part].reshape(-1, n_samples, self.corners)
             part_weights = self.weights[part].reshape(-1, n_samples, self.corners).astype(work)
@@ -268,13 +271,17 @@ class Samples:
             values = xp.where(self.valid[part][:, :, None], values, -numpy.inf)
             best = values.argmax(axis=1)
             y[part] = xp.take_along_axis(values, best[:, None, :], axis=1)[:, 0]
+            if not with_taps:
+                continue
             bins = xp.arange(part_rows.shape[0])[:, None]
             rows[part] = part_rows[bins, best].transpose(0, 2, 1)
             weights[part] = part_weights[bins, best].transpose(0, 2, 1)
+        y = _from_bins(y, self.outsize, x.dtype)
+        if not with_taps:
+            return y, None
         if grad_mask is not None:
             weights *= grad_mask[:, None, None]
-        taps = Taps(rows, weights, self.x_shape, self.groups, self.outsize)
-        return _from_bins(y, self.outsize, x.dtype), taps
+        return y, Taps(rows, weights, self.x_shape, self.groups, self.outsize)
 
 
 # --- nodes -----------------------------------------------------------------------------------
@@ -283,10 +290,17 @@ class RoiFunction(FunctionNode):
     """Base of the RoI functions: inputs ``(x, rois[, roi_indices])``.
 
     Subclasses implement :meth:`pool`. The gradient of x scatters gy through the taps; ``rois``
-    and ``roi_indices`` get no gradient, as in Chainer.
+    and ``roi_indices`` get no gradient, as in Chainer. The max functions find the taps only
+    where the gradient of x is wanted (``with_taps``, set when the node is applied).
     """
 
     taps: Taps | None = None
+    with_taps: bool = True
+
+    def apply(self, inputs):
+        x = inputs[0]
+        self.with_taps = isinstance(x, Variable) and x.requires_grad and config.enable_backprop
+        return super().apply(inputs)
 
     def pool(self, x, *regions):
         """Returns the output array and the :class:`Taps` of the map from x."""

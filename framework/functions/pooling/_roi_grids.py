@@ -1,7 +1,8 @@
 """Where the bins of the region-of-interest functions read x, for all regions and bins at once.
 
-RoI align reads bilinearly interpolated sample points on a regular grid in each bin; RoI pooling
-reads the pixels of an integer range in each bin. Both are returned as :class:`~._roi.Samples`.
+RoI align reads bilinearly interpolated sample points on a regular grid in each bin, returned as
+:class:`~._roi.Samples`; RoI pooling reads the pixels of an integer range in each bin, returned
+as :class:`PixelBins` (averaged through their samples, maximised by sparse tables).
 Coordinates are computed in float64 from the rois, as Chainer's NumPy code does (NumPy 1
 computes ``float32 * float`` in float64), so that bin boundaries and rounding match Chainer's.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy
 
 from framework import backend
+from framework.functions.pooling._range_max import rectangle_maximum
 from framework.functions.pooling._roi import Samples
 
 
@@ -171,8 +173,8 @@ def _pixels_axis(xp, lo, hi):
     return xp.where(valid, pixels, 0), valid
 
 
-def pixel_samples(x_shape, roi_indices, y_bins, x_bins, outsize, group_size: int = 1) -> Samples:
-    """The pixels of RoI pooling bins, one tap each; ``count`` is the bin's area (at least 1).
+class PixelBins:
+    """The bins of RoI pooling: rectangles of whole pixels.
 
     Args:
         x_shape: ``(N, C, H, W)``.
@@ -181,21 +183,49 @@ def pixel_samples(x_shape, roi_indices, y_bins, x_bins, outsize, group_size: int
         outsize: ``(outh, outw)``.
         group_size: the position-sensitive group size (1 for none).
     """
-    xp = backend.get_array_module(roi_indices)
-    y_pixels, y_valid = _pixels_axis(xp, *y_bins)
-    x_pixels, x_valid = _pixels_axis(xp, *x_bins)
-    rows = _rows(x_shape, roi_indices, y_pixels[:, :, :, None], x_pixels[:, :, None, :],
-                 outsize, group_size)
-    valid = y_valid[:, :, None, :, None] & x_valid[:, None, :, None, :]
-    area = (y_bins[1] - y_bins[0])[:, :, None] * (x_bins[1] - x_bins[0])[:, None, :]
-    count = xp.maximum(area, 1).astype(numpy.float64)
-    return _samples(rows, valid.astype(numpy.float64), valid, count, 1, x_shape, outsize,
-                    group_size)
+
+    def __init__(self, x_shape, roi_indices, y_bins, x_bins, outsize, group_size: int = 1):
+        self.x_shape, self.roi_indices = x_shape, roi_indices
+        self.y_bins, self.x_bins = y_bins, x_bins
+        self.outsize, self.group_size = outsize, group_size
+
+    @property
+    def empty(self):
+        """Bool ``(R * outh * outw,)``: the bins without a pixel."""
+        (y_lo, y_hi), (x_lo, x_hi) = self.y_bins, self.x_bins
+        return ((y_hi <= y_lo)[:, :, None] | (x_hi <= x_lo)[:, None, :]).ravel()
+
+    def samples(self) -> Samples:
+        """The pixels of the bins, one tap each; ``count`` is the bin's area (at least 1)."""
+        xp = backend.get_array_module(self.roi_indices)
+        y_pixels, y_valid = _pixels_axis(xp, *self.y_bins)
+        x_pixels, x_valid = _pixels_axis(xp, *self.x_bins)
+        rows = _rows(self.x_shape, self.roi_indices, y_pixels[:, :, :, None],
+                     x_pixels[:, :, None, :], self.outsize, self.group_size)
+        valid = y_valid[:, :, None, :, None] & x_valid[:, None, :, None, :]
+        (y_lo, y_hi), (x_lo, x_hi) = self.y_bins, self.x_bins
+        area = (y_hi - y_lo)[:, :, None] * (x_hi - x_lo)[:, None, :]
+        count = xp.maximum(area, 1).astype(numpy.float64)
+        return _samples(rows, valid.astype(numpy.float64), valid, count, 1, self.x_shape,
+                        self.outsize, self.group_size)
+
+    def average(self, x):
+        """The average of each bin, and the taps of that map (see :meth:`Samples.average`)."""
+        return self.samples().average(x)
+
+    def maximum(self, x, with_taps: bool = True, grad_mask=None):
+        """The maximum of each bin (``-inf`` where a bin has no pixel), and the taps of the
+        maximal pixels (the first in row-major order on ties; None without ``with_taps``),
+        zeroed where ``grad_mask`` (bool ``(R * outh * outw,)``) is False."""
+        xp = backend.get_array_module(x)
+        groups = _bin_groups(xp, self.outsize, self.group_size)
+        return rectangle_maximum(x, self.group_size ** 2, self.roi_indices, self.y_bins,
+                                 self.x_bins, groups, self.outsize, with_taps, grad_mask)
 
 
-def position_sensitive_samples(x_shape, rois, roi_indices, outsize, spatial_scale: float,
-                               group_size: int) -> Samples:
-    """The pixel samples of ChainerCV's position-sensitive RoI pooling: the rois scaled by
+def position_sensitive_bins(x_shape, rois, roi_indices, outsize, spatial_scale: float,
+                            group_size: int) -> PixelBins:
+    """The pixel bins of ChainerCV's position-sensitive RoI pooling: the rois scaled by
     ``spatial_scale`` without rounding, at least 0.1 pixel high and wide, in the bins of
     :func:`float_bins`, read from the channels of their position-sensitive groups.
 
@@ -210,21 +240,22 @@ def position_sensitive_samples(x_shape, rois, roi_indices, outsize, spatial_scal
     coords = scaled_coordinates(rois, spatial_scale)
     y_bins = float_bins(xp, coords[:, 0], coords[:, 2], outsize[0], height, 0.1)
     x_bins = float_bins(xp, coords[:, 1], coords[:, 3], outsize[1], width, 0.1)
-    return pixel_samples(x_shape, roi_indices, y_bins, x_bins, outsize, group_size)
+    return PixelBins(x_shape, roi_indices, y_bins, x_bins, outsize, group_size)
 
 
-def rounded_samples(x_shape, coords, roi_indices, outsize, extra: int):
-    """The pixel samples of Chainer's RoI max and average pooling (see :func:`rounded_bins`).
+def rounded_pixel_bins(x_shape, coords, roi_indices, outsize, extra: int):
+    """The pixel bins of Chainer's RoI max and average pooling (see :func:`rounded_bins`).
 
     Args:
         coords: float64 ``(R, 4)`` of scaled ``(y_min, x_min, y_max, x_max)``.
 
     Returns:
-        The :class:`Samples`, and bool ``(R,)``: whether both ends of the roi round in order.
+        The :class:`PixelBins`, and bool ``(R,)``: whether both ends of the roi round in
+        order.
     """
     xp = backend.get_array_module(coords)
     _, _, height, width = x_shape
     y_lo, y_hi, y_ok = rounded_bins(xp, coords[:, 0], coords[:, 2], outsize[0], height, extra)
     x_lo, x_hi, x_ok = rounded_bins(xp, coords[:, 1], coords[:, 3], outsize[1], width, extra)
-    samples = pixel_samples(x_shape, roi_indices, (y_lo, y_hi), (x_lo, x_hi), outsize)
-    return samples, y_ok & x_ok
+    bins = PixelBins(x_shape, roi_indices, (y_lo, y_hi), (x_lo, x_hi), outsize)
+    return bins, y_ok & x_ok

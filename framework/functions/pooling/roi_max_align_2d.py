@@ -19,7 +19,7 @@ class ROIMaxAlign2D(RoiFunction):
     def pool(self, x, rois, roi_indices):
         samples = bilinear_samples(x.shape, rois, roi_indices, self.outsize, self.spatial_scale,
                                    self.sampling_ratio, min_size=1.)
-        return samples.maximum(x)
+        return samples.maximum(x, self.with_taps)
 
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale: float,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from framework.functions.pooling._roi import RoiFunction, check_arrays, int_pair, positive_scale
-from framework.functions.pooling._roi_grids import rounded_samples, scaled_coordinates
+from framework.functions.pooling._roi_grids import rounded_pixel_bins, scaled_coordinates
 from framework.variable import Variable
 
 
@@ -16,8 +16,8 @@ class ROIMaxPooling2D(RoiFunction):
 
     def pool(self, x, rois, roi_indices):
         coords = scaled_coordinates(rois, self.spatial_scale)
-        samples, _ = rounded_samples(x.shape, coords, roi_indices, self.outsize, extra=0)
-        return samples.maximum(x)
+        bins, _ = rounded_pixel_bins(x.shape, coords, roi_indices, self.outsize, extra=0)
+        return bins.maximum(x, self.with_taps)
 
 
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale: float) -> Variable:

@@ -7,7 +7,7 @@ import numpy
 from framework import backend
 from framework.functions._inputs import float_input, positive_int
 from framework.functions.pooling._roi import RoiFunction, check_batch_indices, positive_scale
-from framework.functions.pooling._roi_grids import rounded_samples, scaled_coordinates
+from framework.functions.pooling._roi_grids import rounded_pixel_bins, scaled_coordinates
 from framework.utils import type_check
 from framework.variable import Variable
 
@@ -29,12 +29,13 @@ class ROIPooling2D(RoiFunction):
     def pool(self, x, rois):
         xp = backend.get_array_module(x)
         coords = scaled_coordinates(rois[:, [2, 1, 4, 3]], self.spatial_scale)
-        samples, in_order = rounded_samples(x.shape, coords, _batch_indices(rois),
+        bins, in_order = rounded_pixel_bins(x.shape, coords, _batch_indices(rois),
                                             self.outsize, extra=1)
         # Chainer gives no gradient through a roi whose max rounds to before its min.
-        y, taps = samples.maximum(x, xp.repeat(in_order, self.outsize[0] * self.outsize[1]))
-        empty = ~samples.valid.any(axis=1).reshape(y.shape[0], 1, *self.outsize)
-        return xp.where(empty, 0, y), taps
+        y, taps = bins.maximum(x, self.with_taps,
+                               xp.repeat(in_order, self.outsize[0] * self.outsize[1]))
+        empty = bins.empty.reshape(y.shape[0], 1, *self.outsize)
+        return xp.where(empty, y.dtype.type(0), y), taps
 
 
 def roi_pooling_2d(x, rois, outh: int, outw: int, spatial_scale: float) -> Variable:
