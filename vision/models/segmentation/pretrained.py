@@ -39,13 +39,19 @@ class SegmentationWeights:
         spec = self.pretrained.spec if self.pretrained is not None else None
         return spec is not None and spec.n_class is None
 
+    @property
+    def model_kwargs(self) -> dict:
+        """The ``model_kwargs`` of the manifest row of weights given by name (a new dict);
+        empty for a file or without weights."""
+        spec = self.pretrained.spec if self.pretrained is not None else None
+        return dict(spec.model_kwargs) if spec is not None else {}
+
     def fixed_kwargs(self, width: Callable[[int], int], default_width: int) -> dict:
         """The constructor arguments that the weights fix: the ``model_kwargs`` of the
         manifest row of weights given by name, and ``base_channels``, which a file fixes by its
         classifier's input channels (``width(channels)``) and a row by its ``model_kwargs``
         (``default_width`` where they do not say). Empty without weights."""
-        spec = self.pretrained.spec if self.pretrained is not None else None
-        fixed = dict(spec.model_kwargs) if spec is not None else {}
+        fixed = self.model_kwargs
         if self.classifier_shape is not None:
             fixed['base_channels'] = width(self.classifier_shape[1])
         elif self.pretrained is not None:
