@@ -23,7 +23,9 @@ from vision.utils.testing import (
 
 # name: (constructor keyword arguments of a small random model, number of classes)
 SMALL = {
+    'deeplabv3_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
     'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96}, 3),
+    'fcn_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
     'mtcnn': ({}, 1),
     'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
     'pspnet_resnet50': ({'n_class': 3, 'input_size': 256, 'base_channels': 2}, 3),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy
 
+from framework.serializers import load_torch_state_dict
 from vision.weights import Pretrained, file_kind, get_weight, prepare_pretrained_model
 
 
@@ -86,13 +87,14 @@ def agreed_argument(model: str, key: str, given, fixed, source: str | None):
 
 
 def prepare_segmentation_weights(model: str, n_class: int | None,
-                                 pretrained_model: str | os.PathLike | None, classifier: str
+                                 pretrained_model: str | os.PathLike | None, classifier: str,
+                                 torch_classifier: tuple[str, str] | None = None
                                  ) -> SegmentationWeights:
     """The number of classes, as given or as the weights fix it, and the weights to load.
 
     Weights by name fix ``n_class`` by their manifest row (unless they are the weights of an
-    extractor, whose row fixes no classes); an NPZ file by the first axis of its classifier's
-    filter.
+    extractor, whose row fixes no classes); an NPZ file (or a PyTorch checkpoint, for a model
+    that converts them) by the first axis of its classifier's filter.
 
     Args:
         model (str): the registered model, named by the errors.
@@ -100,14 +102,17 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
         pretrained_model (str, path or None): a weight's name, an NPZ file, or None.
         classifier (str): the key of the filter of the last convolution (its output channels
             are the classes), e.g. ``'conv_classifier/W'``.
+        torch_classifier (pair of str or None): for a model that converts PyTorch checkpoints
+            given by path, the converter's name and the state-dict key of that filter, e.g.
+            ``('torchvision_fcn', 'classifier.4.weight')``; None: checkpoints are refused.
 
     Returns:
         SegmentationWeights: the classes, the weights and what else they fix.
 
     Raises:
         ValueError: neither gives ``n_class``, it is not a positive int, the weights are
-            unknown, the file is not an NPZ file of the model, or ``n_class`` contradicts the
-            weights (the message names both).
+            unknown, the file is not an NPZ file (or checkpoint) of the model, or ``n_class``
+            contradicts the weights (the message names both).
     """
     if n_class is not None and (isinstance(n_class, bool)
                                 or not isinstance(n_class, (int, numpy.integer)) or n_class < 1):
@@ -118,8 +123,12 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
         return SegmentationWeights(int(n_class))
     path = os.fspath(pretrained_model)
     shape = None
+    torch_converter = None if torch_classifier is None else torch_classifier[0]
     if os.path.isfile(path):
-        shape = _npz_array_shape(model, path, classifier)
+        if torch_converter is not None and file_kind(path) == 'torch':
+            shape = _torch_array_shape(model, path, torch_classifier[1])
+        else:
+            shape = _npz_array_shape(model, path, classifier)
         fixed, source = shape[0], f'the file {path}'
     else:
         fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
@@ -128,7 +137,7 @@ def prepare_segmentation_weights(model: str, n_class: int | None,
                              'an extractor, which fix no classes')
     n_class = agreed_argument(model, 'n_class', n_class, fixed, source)
     _, pretrained = prepare_pretrained_model(model, path, {'n_class': n_class, 'mean': None},
-                                             {'mean': None})
+                                             {'mean': None}, torch_converter)
     return SegmentationWeights(int(n_class), pretrained, shape, source)
 
 
@@ -149,3 +158,15 @@ def _npz_array_shape(model: str, path: str, key: str) -> tuple[int, ...]:
             raise ValueError(f'{model}: the NPZ file {path} holds no {key!r} (under any path): '
                              f'it is not a {model}')
         return tuple(npz[keys[0]].shape)
+
+
+def _torch_array_shape(model: str, path: str, key: str) -> tuple[int, ...]:
+    """The shape of the array ``key`` of a PyTorch checkpoint holding a state dict.
+
+    Raises:
+        ValueError: the checkpoint holds no such array.
+    """
+    array = load_torch_state_dict(path).get(key)
+    if array is None:
+        raise ValueError(f'{model}: the checkpoint {path} holds no {key!r}: it is not a {model}')
+    return tuple(array.shape)

@@ -20,7 +20,7 @@ TORCHVISION_RESNET_KWARGS = {
 }
 
 
-def _module_path(module: str) -> tuple[str, str] | None:
+def module_path(module: str) -> tuple[str, str] | None:
     """``layer1.0.bn1`` -> ``('res2/a/conv1/bn', 'bn')``."""
     stem = {'conv1': ('conv1/conv', 'conv'), 'bn1': ('conv1/bn', 'bn'), 'fc': ('fc6', 'linear')}
     if module in stem:
@@ -40,4 +40,4 @@ def _module_path(module: str) -> tuple[str, str] | None:
 @register_converter('torchvision_resnet', model_kwargs=TORCHVISION_RESNET_KWARGS)
 def convert_torchvision_resnet(state: dict, preprocessing: Preprocessing) -> dict:
     """Maps a torchvision ResNet state dict to the NPZ keys of :class:`ResNet`."""
-    return convert_state_dict('torchvision_resnet', state, _module_path, 'conv1', preprocessing)
+    return convert_state_dict('torchvision_resnet', state, module_path, 'conv1', preprocessing)
