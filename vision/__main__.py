@@ -159,11 +159,12 @@ def _list(args) -> None:
                     f'{os.path.basename(name)} {sha256[:12]}...'
                     for name, sha256 in spec.source['files'].items())
             pre = spec.preprocessing
+            crop = 'no crop' if pre.crop is None else f'{pre.crop} crop {pre.crop_size}'
             print(f'    source: {describe_source(spec.source)} (sha256 '
                   f'{digest or "not published"}; converter {spec.converter})')
             print(f'    input: {pre.channel_order}, mean {list(pre.mean)}, std '
                   f'{list(pre.std) if pre.std else None} (values 0-{pre.value_range:g}), resize '
-                  f'{pre.resize}, {pre.crop} crop {pre.crop_size}; ' +
+                  f'{pre.resize}, {crop}; ' +
                   (f'{spec.n_class} classes ({spec.categories})' if spec.n_class is not None
                    else 'no classes (the weights of an extractor)'))
             for s in spec.scores:

@@ -42,6 +42,9 @@ def test_list_verbose(capsys):
     assert 'source: https://download.pytorch.org/models/vgg16-397923af.pth (sha256 397923af...' \
            in out
     assert 'licence: BSD-3-Clause' in out and 'resize 256, center crop 224' in out
+    assert main(['list', '--model', 'fcn_resnet50', '-v']) == 0
+    assert 'values 0-1), resize 520, no crop; 21 classes (voc_with_background)' in \
+           capsys.readouterr().out
     assert main(['list', '--model', 'alexnet']) == 1
     assert "no model is named 'alexnet'" in capsys.readouterr().err
 
