@@ -8,6 +8,7 @@ import pytest
 
 import framework
 import framework.functions as F
+from framework.testing.emulated_device import EmulatedDevice
 from vision.models import DeepLabV3ResNet50, FCNResNet50, get_model
 from vision.transforms import scale
 
@@ -90,6 +91,17 @@ def test_the_static_graph_gives_the_eager_scores(cls):
     # the graph folds the batch normalizations into the convolutions: other roundings
     numpy.testing.assert_allclose(model.infer(x).array, eager, rtol=1e-4,
                                   atol=1e-5 * numpy.abs(eager).max())
+
+
+def test_predict_on_the_device_is_predict_on_the_cpu():
+    # the emulated device refuses implicit transfers and what CuPy lacks, as a GPU would
+    imgs = [_image((3, 30, 40)), _image((1, 20, 30), seed=1)]
+    expected = _small(DeepLabV3ResNet50, resize_size=24).predict(imgs)
+    model = _small(DeepLabV3ResNet50, resize_size=24)
+    model.to_device(EmulatedDevice())
+    for label, want in zip(model.predict(imgs), expected, strict=True):
+        assert type(label) is numpy.ndarray and label.dtype == numpy.int32
+        numpy.testing.assert_array_equal(label, want)
 
 
 def test_errors():
