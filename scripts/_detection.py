@@ -1,6 +1,6 @@
 """What ``train_ssd.py`` and ``train_faster_rcnn.py`` share: the options, the datasets and
-their checks, the evaluator, and the training loop with its reports, snapshots and MPI
-processes.
+their checks, the evaluator, and the training loop (that of every training script,
+:mod:`_training`, with the steps of the learning rate and the evaluation of detection).
 
 ``--dataset`` is ``voc`` (PASCAL VOC, the recipe's years of trainval for training, VOC 2007
 test for the evaluation with its 11-point metric, difficult objects ignored), ``coco`` (MS
@@ -11,22 +11,19 @@ VOC metric of area under the precision-recall curve at IoU 0.5).
 
 Boxes of the training data are checked as each sample is read (:class:`CheckedBboxDataset`):
 a box that crosses the edge of its image is clipped to it, one wholly outside the image is
-dropped with its label; a sample whose boxes cannot be made sense of is refused with its index.
+dropped with its label; a sample whose boxes cannot be made sense of is refused with its index
+(a :class:`_training.DatasetError`, which ends the scripts with one line).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
-import os
-import random
 
 import numpy
 
-import framework
-from framework import backend, distributed, iterators, optimizers, serializers, training
-from framework.datasets import ConcatenatedDataset, DatasetMixin, TransformDataset
+from framework import iterators
+from framework.datasets import ConcatenatedDataset, DatasetMixin
 from framework.training import extensions, triggers
 from vision.datasets import (
     COCOBboxDataset,
@@ -37,6 +34,8 @@ from vision.datasets import (
     voc_bbox_label_names,
 )
 from vision.extensions import DetectionCOCOEvaluator, DetectionVOCEvaluator
+
+import _training  # isort: skip
 
 DATASETS = ('voc', 'coco', 'shapes')
 SHAPES_TRAIN_SEED = 0
@@ -69,7 +68,8 @@ class Recipe:
 
 
 def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
-    """Adds the options both scripts have, with the recipe's defaults."""
+    """Adds the options both scripts have, with the recipe's defaults (those of every
+    training script: :func:`_training.add_arguments`)."""
     parser.add_argument('--dataset', choices=DATASETS, default='voc')
     parser.add_argument('--data-dir', default='auto',
                         help="the root of --dataset voc or coco ('auto': downloaded into "
@@ -78,74 +78,33 @@ def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
     parser.add_argument('--pretrained-model',
                         help="the weights the model starts from: a weight of the manifest "
                              "('imagenet' for the extractor) or an NPZ file (default: random)")
-    parser.add_argument('--base-channels', type=_positive_int,
+    parser.add_argument('--base-channels', type=_training.positive_int,
                         help="the channels of the extractor's conv1_1, which the other layers "
                              "follow (the model's default, or its --pretrained-model's)")
-    if recipe.batchsize is not None:
-        parser.add_argument('--batchsize', type=_positive_int, default=recipe.batchsize,
-                            help=f'the images of a batch, of all the processes '
-                                 f'({recipe.batchsize})')
-    parser.add_argument('--iteration', type=_positive_int, default=recipe.iteration)
-    parser.add_argument('--step', type=_positive_int, nargs='*', default=list(recipe.steps),
+    _training.add_arguments(parser, iteration=recipe.iteration, lr=recipe.lr,
+                            batchsize=recipe.batchsize, log_interval=recipe.log_interval,
+                            eval_interval_help='at each --step and at the end')
+    parser.add_argument('--step', type=_training.positive_int, nargs='*',
+                        default=list(recipe.steps),
                         help='the iterations at which the learning rate is divided by ten '
                              f'({" ".join(map(str, recipe.steps))})')
-    parser.add_argument('--lr', type=float, default=recipe.lr)
-    parser.add_argument('--eval-interval', type=_positive_int,
-                        help='evaluate every this many iterations (default: at each --step '
-                             'and at the end)')
-    parser.add_argument('--snapshot-interval', type=_positive_int, default=1000,
-                        help='the iterations between two snapshots (1000; one is also taken '
-                             'at the end)')
-    parser.add_argument('--log-interval', type=_positive_int, default=recipe.log_interval)
-    parser.add_argument('--loaderjob', type=_non_negative_int, default=2,
-                        help='the processes that load and transform the images; 0 loads them '
-                             'in the main process')
-    parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
-    parser.add_argument('--out', default='result')
-    parser.add_argument('--seed', type=int, default=0,
-                        help='the seed of the initial weights, of the order of the images and of '
-                             'their random augmentation')
-    parser.add_argument('--communicator',
-                        help="train over the processes of an MPI job (mpiexec -n N ...) with "
-                             "this communicator of framework.distributed ('flat' on CPUs)")
-    parser.add_argument('--size', type=_positive_int, default=128,
+    parser.add_argument('--size', type=_training.positive_int, default=128,
                         help='the side of the images of --dataset shapes (128)')
-    parser.add_argument('--n-train', type=_positive_int, default=4000,
+    parser.add_argument('--n-train', type=_training.positive_int, default=4000,
                         help='the training images of --dataset shapes (4000)')
-    parser.add_argument('--n-val', type=_positive_int, default=200,
+    parser.add_argument('--n-val', type=_training.positive_int, default=200,
                         help='the validation images of --dataset shapes (200)')
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Ends the script with one line on stderr (``parser.error``) for options that contradict
-    each other."""
+    each other (and those :func:`_training.check_arguments` refuses)."""
     if sorted(set(args.step)) != args.step:
         parser.error(f'--step must be increasing, but got {" ".join(map(str, args.step))}')
     if args.step and args.step[-1] >= args.iteration:
         parser.error(f'--step must be below --iteration ({args.iteration}), but got '
                      f'{args.step[-1]}')
-    if args.lr <= 0:
-        parser.error(f'--lr must be positive, but got {args.lr:g}')
-    if args.dataset != 'shapes' and args.data_dir != 'auto' and not os.path.isdir(
-            args.data_dir):
-        parser.error(f'--data-dir must be a directory (or auto), but {args.data_dir!r} is not')
-    if args.communicator is not None and importlib.util.find_spec('mpi4py') is None:
-        parser.error("--communicator needs mpi4py, which the 'dist' extra installs: "
-                     "pip install '.[dist]'")
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f'must be 1 or more, but got {value}')
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f'must be 0 or more, but got {value}')
-    return value
+    _training.check_arguments(parser, args)
 
 
 def model_kwargs(args: argparse.Namespace, n_fg_class: int) -> dict:
@@ -217,38 +176,28 @@ class CheckedBboxDataset(DatasetMixin):
         """The ``i``-th sample with its boxes clipped and those left empty dropped.
 
         Raises:
-            ValueError: the boxes or labels of the sample are malformed (the message gives
-                ``i``, the box and what is wrong).
+            _training.DatasetError: the boxes or labels of the sample are malformed (the
+                message gives ``i``, the box and what is wrong).
         """
         img, bbox, label, *rest = self.dataset[i]
         bbox = numpy.asarray(bbox, numpy.float32)
         label = numpy.asarray(label, numpy.int32)
         where = f'{type(self).__name__}: sample {i} of the training set'
         if bbox.ndim != 2 or bbox.shape[1] != 4 or label.shape != (len(bbox),):
-            raise ValueError(f'{where} has boxes of shape {bbox.shape} and labels of shape '
-                             f'{label.shape}; expected (R, 4) and (R,)')
+            raise _training.DatasetError(f'{where} has boxes of shape {bbox.shape} and labels '
+                                         f'of shape {label.shape}; expected (R, 4) and (R,)')
         for r, box in enumerate(bbox):
             if not numpy.isfinite(box).all() or (box[2:] < box[:2]).any():
-                raise ValueError(f'{where}: box {r} (y_min, x_min, y_max, x_max) = '
-                                 f'{tuple(box.tolist())} is not a box (a coordinate is not '
-                                 f'finite or a maximum is below its minimum)')
+                raise _training.DatasetError(
+                    f'{where}: box {r} (y_min, x_min, y_max, x_max) = {tuple(box.tolist())} is '
+                    'not a box (a coordinate is not finite or a maximum is below its minimum)')
             if not 0 <= label[r] < self.n_fg_class:
-                raise ValueError(f'{where}: box {r} has the label {label[r]}, out of [0, '
-                                 f'{self.n_fg_class - 1}]')
+                raise _training.DatasetError(f'{where}: box {r} has the label {label[r]}, out '
+                                             f'of [0, {self.n_fg_class - 1}]')
         H, W = numpy.shape(img)[1:]
         bbox = numpy.clip(bbox, 0, numpy.array((H, W, H, W), numpy.float32))
         kept = (bbox[:, 2:] > bbox[:, :2]).all(axis=1)
         return (img, bbox[kept], label[kept], *(numpy.asarray(r)[kept] for r in rest))
-
-
-def make_iterator(dataset, batch_size: int, loaderjob: int, **kwargs):
-    """A :class:`~framework.iterators.MultiprocessIterator` with ``loaderjob`` workers, or a
-    :class:`~framework.iterators.SerialIterator` when it is 0; ``kwargs`` go to it
-    (``repeat``, ``shuffle``, ``seed``)."""
-    if loaderjob == 0:
-        return iterators.SerialIterator(dataset, batch_size, **kwargs)
-    return iterators.MultiprocessIterator(dataset, batch_size, n_processes=loaderjob,
-                                          **kwargs)
 
 
 def evaluator(args: argparse.Namespace, model, comm):
@@ -271,107 +220,28 @@ def evaluator(args: argparse.Namespace, model, comm):
                                  label_names=names, comm=comm)
 
 
-def seed_everything(seed: int) -> None:
-    """Seeds the initializers (:mod:`framework.random`) and the global generators that the
-    random transforms and the train chains draw from in the main process (Python's
-    :mod:`random`, NumPy's); the loader processes seed theirs for each image."""
-    framework.random.seed(seed)
-    random.seed(seed)
-    numpy.random.seed(seed)
-
-
-@dataclasses.dataclass
-class Training:
-    """A detector's training as the scripts set it up.
-
-    Attributes:
-        model (Link): the detector (what ``OUT/model.npz`` holds and the evaluator runs).
-        train_chain (Link): the model with its loss, reporting ``loss`` and its parts.
-        transform (callable): a sample ``(img, bbox, label)`` to the train chain's inputs.
-        batch_size (int): the images of a batch of this process.
-        loss_keys (tuple of str): the parts of the loss to print beside ``main/loss``.
-        setup_hooks (callable): ``setup_hooks(train_chain)`` adds the recipe's optimizer
-            hooks after the optimizer's setup.
-    """
-
-    model: object
-    train_chain: object
-    transform: object
-    batch_size: int
-    loss_keys: tuple[str, ...]
-    setup_hooks: object
-
-
-def create_communicator(args: argparse.Namespace):
-    """The communicator of ``--communicator``, or None."""
-    if args.communicator is None:
-        return None
-    return distributed.create_communicator(args.communicator)
-
-
-def run(args: argparse.Namespace, recipe: Recipe, setup: Training, comm) -> dict:
+def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm) -> dict:
     """Trains ``setup.train_chain`` as the options and the recipe say, then writes
     ``setup.model`` to ``OUT/model.npz``.
 
     The learning rate starts at ``--lr`` and is divided by ten at each ``--step``
     (MomentumSGD, momentum 0.9); the model is evaluated at the steps and at the end (or every
-    ``--eval-interval``); the trainer is saved every ``--snapshot-interval`` iterations and
-    at the end, and a run started again with the same ``--out`` resumes from its last
-    snapshot. Under MPI every process trains on its part of the training set and averages
-    its gradients with the others; only rank 0 logs, plots and writes.
+    ``--eval-interval``); the snapshots, the resumption and the MPI processes are those of
+    :func:`_training.make_trainer`.
 
     Returns:
         dict: the last entry of the log (``'iteration'``, ``'main/loss'``,
         ``'validation/main/map'``...); on the processes other than rank 0 an empty dict.
     """
-    is_root = comm is None or comm.rank == 0
-    device = backend.get_device(args.device)
-    setup.train_chain.to_device(device)
-    train = train_dataset(args, recipe)
-    n_train = len(train)
-    if comm is not None:
-        train = distributed.scatter_dataset(train, comm, shuffle=True, seed=args.seed)
-    train_iter = make_iterator(TransformDataset(train, setup.transform), setup.batch_size,
-                               args.loaderjob, seed=args.seed)
-
-    optimizer = optimizers.MomentumSGD(lr=args.lr, momentum=0.9)
-    if comm is not None:
-        optimizer = distributed.create_multi_node_optimizer(optimizer, comm)
-    optimizer.setup(setup.train_chain)
-    setup.setup_hooks(setup.train_chain)
-    updater = training.StandardUpdater(train_iter, optimizer, device=device)
-    trainer = training.Trainer(updater, (args.iteration, 'iteration'), out=args.out)
+    trainer = _training.make_trainer(args, setup, train_dataset(args, recipe), comm,
+                                     len(label_names(args)))
     trainer.extend(extensions.MultistepShift('lr', 0.1, args.step, args.lr),
                    trigger=(1, 'iteration'))
     setup.model.use_preset('evaluate')
     trainer.extend(evaluator(args, setup.model, comm), trigger=eval_trigger(args))
-    # Every process loads rank 0's last snapshot; only rank 0 writes them.
-    trainer.extend(extensions.snapshot(n_retains=1, autoload=True, condition=lambda: is_root),
-                   trigger=snapshot_trigger(args))
-    if is_root:
-        extend_reports(trainer, args, setup.loss_keys)
-        n_process = 1 if comm is None else comm.size
-        print(f'{args.model}: {n_train} training images of {len(label_names(args))} classes '
-              f'on {n_process} process(es), batches of {setup.batch_size * n_process}; lr '
-              f'{args.lr:g}, {args.iteration} iterations')
-    trainer.run()
-    if not is_root:
-        return {}
-    path = os.path.join(args.out, 'model.npz')
-    serializers.save_npz(path, setup.model)
-    print(f'the model is in {path}')
-    return trainer.get_extension('LogReport').log[-1]
-
-
-def snapshot_trigger(args: argparse.Namespace):
-    """Every ``--snapshot-interval`` iterations and at the last one. A function of the
-    iteration alone: a trigger whose ``finished`` a snapshot saves would, resumed for more
-    iterations, keep the snapshot extension from initializing (and removing older
-    snapshots)."""
-    def trigger(trainer) -> bool:
-        iteration = trainer.updater.iteration
-        return iteration % args.snapshot_interval == 0 or iteration == args.iteration
-    return trigger
+    if comm is None or comm.rank == 0:
+        _training.extend_reports(trainer, args, setup.loss_keys, 'map', eval_trigger(args))
+    return _training.run(trainer, args, setup.model, comm)
 
 
 def eval_trigger(args: argparse.Namespace):
@@ -380,21 +250,3 @@ def eval_trigger(args: argparse.Namespace):
     if args.eval_interval:
         return triggers.IntervalTrigger(args.eval_interval, 'iteration')
     return triggers.ManualScheduleTrigger([*args.step, args.iteration], 'iteration')
-
-
-def extend_reports(trainer, args: argparse.Namespace, loss_keys: tuple[str, ...]) -> None:
-    """Extends ``trainer`` with the log, the printed report, the progress bar and the plots
-    of the loss and the mAP (on one process of an MPI job)."""
-    interval = (args.log_interval, 'iteration')
-    trainer.extend(extensions.observe_lr(), trigger=interval)
-    trainer.extend(extensions.LogReport(trigger=interval))
-    trainer.extend(extensions.PrintReport(
-        ['epoch', 'iteration', 'elapsed_time', 'lr', 'main/loss',
-         *(f'main/{key}' for key in loss_keys), 'validation/main/map']), trigger=interval)
-    trainer.extend(extensions.ProgressBar(update_interval=10))
-    if extensions.PlotReport.available():
-        trainer.extend(extensions.PlotReport(['main/loss'], 'iteration', trigger=interval,
-                                             filename='loss.png'))
-        trainer.extend(extensions.PlotReport(['validation/main/map'], 'iteration',
-                                             trigger=eval_trigger(args),
-                                             filename='map.png'))

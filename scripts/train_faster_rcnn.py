@@ -47,6 +47,7 @@ from vision.models.detection.faster_rcnn import FasterRCNNTrainChain
 from vision.transforms import flip_bbox, random_flip, resize_bbox
 
 import _detection  # isort: skip
+import _training  # isort: skip
 
 RECIPE = _detection.Recipe(models=('faster_rcnn_vgg16',), voc_years=('2007',),
                            iteration=70000, steps=(50000,), lr=1e-3, batchsize=None,
@@ -123,18 +124,24 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def train(args: argparse.Namespace) -> dict:
     """Trains as the options say; returns the last entry of the log (on the processes of an
-    MPI job other than rank 0 an empty dict)."""
-    comm = _detection.create_communicator(args)
-    _detection.seed_everything(args.seed)
+    MPI job other than rank 0 an empty dict).
+
+    Raises:
+        SystemExit: a sample of the training set has boxes that are not boxes (one line on
+            stderr).
+    """
+    comm = _training.create_communicator(args)
+    _training.seed_everything(args.seed)
     model = get_model(args.model)(
         min_size=args.min_size, max_size=args.max_size, anchor_scales=args.anchor_scales,
         **_detection.model_kwargs(args, len(_detection.label_names(args))))
-    setup = _detection.Training(
+    setup = _training.Training(
         model=model, train_chain=TrainChain(model), transform=Transform(model),
         batch_size=1, loss_keys=('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss',
                                  'roi_cls_loss'),
         setup_hooks=setup_hooks)
-    return _detection.run(args, RECIPE, setup, comm)
+    with _training.dataset_errors_end_the_run('train_faster_rcnn.py', comm):
+        return _detection.run(args, RECIPE, setup, comm)
 
 
 def main(argv=None) -> dict:

@@ -41,7 +41,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import sys
 
 import numpy
 
@@ -63,6 +62,7 @@ from vision.transforms import (
 )
 
 import _detection  # isort: skip
+import _training  # isort: skip
 
 RECIPE = _detection.Recipe(models=('ssd300', 'ssd512'), voc_years=('2007', '2012'),
                            iteration=120000, steps=(80000, 100000), lr=1e-3, batchsize=32,
@@ -174,23 +174,20 @@ def train(args: argparse.Namespace) -> dict:
     MPI job other than rank 0 an empty dict).
 
     Raises:
-        SystemExit: ``--batchsize`` is not a multiple of the processes of the MPI job (one
-            line on stderr from every process, which all stop alike: no traceback, no abort).
+        SystemExit: ``--batchsize`` is not a multiple of the processes of the MPI job, or a
+            sample of the training set has boxes that are not boxes (one line on stderr).
     """
-    comm = _detection.create_communicator(args)
-    n_process = 1 if comm is None else comm.size
-    if args.batchsize % n_process:
-        sys.exit(f'train_ssd.py: error: --batchsize ({args.batchsize}) must be a multiple of '
-                 f'the processes ({n_process})')
-    _detection.seed_everything(args.seed)
+    comm = _training.create_communicator(args)
+    batch_size = _training.batch_size_per_process(args, comm, 'train_ssd.py')
+    _training.seed_everything(args.seed)
     model = get_model(args.model)(**_detection.model_kwargs(
         args, len(_detection.label_names(args))))
-    setup = _detection.Training(
+    setup = _training.Training(
         model=model, train_chain=MultiboxTrainChain(model, comm=comm),
         transform=Transform(model.coder, model.insize, model.mean),
-        batch_size=args.batchsize // n_process, loss_keys=('loss/loc', 'loss/conf'),
-        setup_hooks=setup_hooks)
-    return _detection.run(args, RECIPE, setup, comm)
+        batch_size=batch_size, loss_keys=('loss/loc', 'loss/conf'), setup_hooks=setup_hooks)
+    with _training.dataset_errors_end_the_run('train_ssd.py', comm):
+        return _detection.run(args, RECIPE, setup, comm)
 
 
 def main(argv=None) -> dict:

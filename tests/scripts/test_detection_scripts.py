@@ -4,36 +4,18 @@ repeated with a seed)."""
 
 import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import numpy
 import pytest
 
 from framework.datasets import TupleDataset
 
-_SCRIPTS = Path(__file__).resolve().parents[2] / 'scripts'
 # Detectors of a sixteenth the width on 64x64 shapes, 16 training and 8 validation images.
 _SHAPES = ['--dataset', 'shapes', '--base-channels', '4', '--size', '64', '--n-train', '16',
            '--n-val', '8', '--loaderjob', '1', '--log-interval', '2']
 _SSD = _SHAPES + ['--batchsize', '4', '--step', '3']
 _FASTER_RCNN = _SHAPES + ['--min-size', '128', '--max-size', '160', '--anchor-scales', '2', '4',
                           '--step', '3']
-
-
-@pytest.fixture
-def load_script(monkeypatch):
-    """``load(name)``: imports ``scripts/<name>.py`` (registered in ``sys.modules`` while the
-    test runs, as its dataclasses need), which imports ``_detection`` from its own folder."""
-    monkeypatch.syspath_prepend(str(_SCRIPTS))
-
-    def load(name):
-        spec = importlib.util.spec_from_file_location(name, _SCRIPTS / f'{name}.py')
-        module = importlib.util.module_from_spec(spec)
-        monkeypatch.setitem(sys.modules, name, module)
-        spec.loader.exec_module(module)
-        return module
-    return load
 
 
 def _sample(bbox, label, difficult=None):
