@@ -23,8 +23,8 @@ from vision.utils.testing import (
 
 # name: (constructor keyword arguments of a small random model, number of classes)
 SMALL = {
-    # Xception65's widths are fixed: small images instead (scaled by 1/4, padded to 64x64)
-    'deeplab_v3plus_xception65': ({'n_class': 3, 'min_input_size': 64, 'scales': (0.25,)}, 3),
+    # Xception65's widths are fixed: small images instead (scaled by 1/8, padded to 32x32)
+    'deeplab_v3plus_xception65': ({'n_class': 3, 'min_input_size': 32, 'scales': (0.125,)}, 3),
     'deeplabv3_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
     'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96}, 3),
     'fcn_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
