@@ -63,6 +63,18 @@ def test_malformed_boxes_are_refused_with_the_sample_index(load_script, bbox, la
         checked[1]
 
 
+def test_a_malformed_box_ends_the_run_with_one_line(load_script, monkeypatch, tmp_path,
+                                                  capsys):
+    train_faster_rcnn = load_script('train_faster_rcnn')
+    monkeypatch.setattr(train_faster_rcnn._detection, 'ShapesBboxDataset',
+                        lambda n, size, seed: _sample([[1, 1, 3, 3], [5, 6, 4, 8]], [0, 1]))
+    with pytest.raises(SystemExit) as exit_info:
+        train_faster_rcnn.main(_FASTER_RCNN + ['--loaderjob', '0', '--out', str(tmp_path)])
+    assert exit_info.value.code.startswith(
+        'train_faster_rcnn.py: error: CheckedBboxDataset: sample 0 of the training set: box 1 ')
+    assert 'Traceback' not in capsys.readouterr().err
+
+
 def test_ssd_transform_gives_the_targets_of_the_augmented_boxes(load_script):
     train_ssd = load_script('train_ssd')
     from vision.models import SSD300
