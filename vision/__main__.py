@@ -287,9 +287,9 @@ def _report_semantic_segmentation(args, model, path, img, label) -> None:
         print(f'  {100 * counts[index] / label.size:.2f} %  {_name(names, classes[index])} '
               f'({classes[index]})')
     if args.out is not None:
-        from vision.visualizations import vis_image, vis_semantic_segmentation
-        ax = vis_image(img)
-        vis_semantic_segmentation(None, label, label_names=names, alpha=0.6, ax=ax)
+        from vision.visualizations import vis_semantic_segmentation
+        ax, handles = vis_semantic_segmentation(img, label, label_names=names, alpha=0.6)
+        ax.legend(handles=handles, bbox_to_anchor=(1, 1), loc='upper left')
         _save(args, path, ax)
 
 

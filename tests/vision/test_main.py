@@ -245,6 +245,18 @@ def test_predict_prints_the_classes_of_a_label_map(tmp_path, capsys):
     assert (out / 'street.png').stat().st_size > 0
 
 
+def test_predict_draws_a_label_map_with_its_legend(tmp_path, monkeypatch):
+    import vision.__main__ as cli
+    drawn = []
+    monkeypatch.setattr(cli, '_save', lambda args, path, ax: drawn.append(ax))
+    image = _photo(tmp_path / 'street.png', size=(40, 60))
+    assert main(['predict', '--model', 'stub_semantic_segmenter_for_tests', '--weights', 'any',
+                 '--out', str(tmp_path), str(image)]) == 0
+    ax, = drawn
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == ['centre', 'corner']
+    assert len(ax.get_images()) == 2  # the photo and the label map blended on it
+
+
 def test_predict_prints_and_draws_instances(tmp_path, capsys):
     image = _photo(tmp_path / 'a.png')
     out = tmp_path / 'drawn'
