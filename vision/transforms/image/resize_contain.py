@@ -15,7 +15,8 @@ def resize_contain(img: numpy.ndarray, size: tuple[int, int], fill=0,
     """Fits an image into a canvas of the given size, keeping its aspect ratio.
 
     An image larger than the canvas (in either direction) is shrunk by the largest factor
-    that makes it fit, to ``(int(H * scale), int(W * scale))``; a smaller one keeps its size.
+    that makes it fit, to ``(int(H * scale), int(W * scale))`` (at least one pixel each, where
+    ChainerCV would ask for none); a smaller one keeps its size.
     It is then placed at the centre of the canvas (offsets ``(size - scaled) // 2``) and the
     rest is filled with ``fill``. Boxes follow with ``resize_bbox(bbox, (H, W),
     param['scaled_size'])`` then ``translate_bbox(..., param['y_offset'],
@@ -44,7 +45,7 @@ def resize_contain(img: numpy.ndarray, size: tuple[int, int], fill=0,
     out_H, out_W = check_size('resize_contain', 'size', size)
     fill = check_fill('resize_contain', fill, C)
     scale = min(out_H / H, out_W / W, 1.)
-    scaled_size = (int(H * scale), int(W * scale))
+    scaled_size = (max(int(H * scale), 1), max(int(W * scale), 1))
     if scale < 1:
         img = resize(img, scaled_size, interpolation=interpolation)
     _, scaled_H, scaled_W = img.shape

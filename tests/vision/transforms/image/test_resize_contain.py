@@ -48,3 +48,11 @@ def test_padding_everywhere_else():
 def test_bad_fill():
     with pytest.raises(ValueError, match='resize_contain: fill must be a number or 3 numbers'):
         resize_contain(numpy.zeros((3, 4, 4)), (8, 8), fill=(1, 2, 3, 4))
+
+
+def test_a_thin_image_keeps_at_least_one_pixel_across():
+    img = numpy.arange(2000, dtype=numpy.float32).reshape(1, 1, 2000)
+    out, param = resize_contain(img, (416, 416), fill=-1, return_param=True)
+    assert param == {'scaled_size': (1, 416), 'y_offset': 207, 'x_offset': 0}
+    numpy.testing.assert_array_equal(out[0, 207], resize(img, (1, 416))[0, 0])
+    assert (out[0, :207] == -1).all() and (out[0, 208:] == -1).all()
