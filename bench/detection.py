@@ -46,7 +46,6 @@ import argparse
 import importlib.util
 import json
 import os
-import sys
 import types
 
 import harness
@@ -221,12 +220,7 @@ def bench_chainer_api(name: str, settings) -> dict:
 
 
 def bench_chainercv(settings) -> dict:
-    import chainer
-    import chainercv
-
-    return {'rows': bench_chainer_api('chainercv', settings),
-            'about': f'ChainerCV {chainercv.__version__} on Chainer {chainer.__version__}, '
-                     f'its NumPy {numpy.__version__} with {harness.blas_kernel()}'}
+    return {'rows': bench_chainer_api('chainercv', settings), 'about': harness.about_chainercv()}
 
 
 def bench_torchvision(settings) -> dict:
@@ -263,11 +257,7 @@ def bench_torchvision(settings) -> dict:
             rows[f'SSD300 predict, batch {batch}'] = {
                 'seconds': seconds, 'detections': sum(len(r['boxes']) for r in result),
                 'nms_port': nms_of_call[1 + best]}
-    capability = getattr(getattr(torch.backends, 'cpu', None), 'get_cpu_capability', None)
-    return {'rows': rows,
-            'about': f'torchvision {torchvision.__version__} on torch {torch.__version__} '
-                     f'({torch.get_num_threads()} threads'
-                     + (f', {capability()}' if capability else '') + f'), nms: {nms}'}
+    return {'rows': rows, 'about': f'{harness.about_torch()}, nms: {nms}'}
 
 
 def _asks_ssd_predict(args) -> bool:
@@ -292,12 +282,8 @@ def _run_peer(name: str, args) -> dict | None:
     """The peer's rows and description, measured in a child process; None when no
     interpreter has it or when it has none of the rows asked for."""
     module, option, _, asked = PEERS[name]
-    if not asked(args):
-        return None
-    python = sys.executable if importlib.util.find_spec(module) else getattr(args, option)
-    if not python:
-        print(f"{module} is not installed here (see --{option.replace('_', '-')}): {name} "
-              'left out')
+    if not asked(args) or not (python := harness.peer_python(name, module, option,
+                                                             getattr(args, option))):
         return None
     return harness.run_child(python, _peer_argv(name, args))
 

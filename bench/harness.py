@@ -10,9 +10,11 @@ standard library (NumPy when asked for the BLAS), so a peer's interpreter, which
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
+import sys
 import time
 
 #: the variables that force an OpenBLAS kernel: published figures are taken with them unset
@@ -64,3 +66,36 @@ def run_child(python: str, argv: list[str]):
     """What a child process ``python argv...`` prints, as JSON; its errors go to ours."""
     return json.loads(subprocess.run([python, *argv], check=True, stdout=subprocess.PIPE,
                                      text=True).stdout)
+
+
+def peer_python(name: str, module: str, option: str, given: str | None) -> str | None:
+    """The interpreter for the peer ``name``, which needs ``module``: this one when it can
+    import it, else ``given`` (the value of the option ``option``, e.g. ``'torch_python'``);
+    None, with a message, when there is neither."""
+    python = sys.executable if importlib.util.find_spec(module) else given
+    if not python:
+        print(f"{name}: not installed ({module} is not importable here; see "
+              f"--{option.replace('_', '-')}), left out")
+    return python
+
+
+def about_chainercv() -> str:
+    """ChainerCV's, Chainer's and NumPy's versions and NumPy's BLAS, in a peer's process."""
+    import chainer
+    import chainercv
+    import numpy
+
+    return (f'ChainerCV {chainercv.__version__} on Chainer {chainer.__version__}, its NumPy '
+            f'{numpy.__version__} with {blas_kernel()}')
+
+
+def about_torch() -> str:
+    """torchvision's and torch's versions, torch's threads and CPU capability, in a peer's
+    process."""
+    import torch
+    import torchvision
+
+    capability = getattr(getattr(torch.backends, 'cpu', None), 'get_cpu_capability', None)
+    return (f'torchvision {torchvision.__version__} on torch {torch.__version__} '
+            f'({torch.get_num_threads()} threads' + (f', {capability()}' if capability else '')
+            + ')')
