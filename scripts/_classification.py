@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 
-from framework import iterators
 from vision.datasets import (
     DirectoryParsingLabelDataset,
     ShapesLabelDataset,
@@ -21,6 +20,8 @@ from vision.datasets import (
     shapes_label_names,
 )
 from vision.models import get_model
+
+import _training  # isort: skip
 
 SHAPES = 'shapes'
 SHAPES_TRAIN_SEED = 0
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='the channels of conv1, which the other layers follow (the '
                              "model's default is 64; named weights fix it)")
     parser.add_argument('--batchsize', type=int, default=32)
-    parser.add_argument('--loaderjob', type=_non_negative_int, default=4,
+    parser.add_argument('--loaderjob', type=_training.non_negative_int, default=4,
                         help='the processes that load and transform the images; 0 loads them '
                              'in the main process')
     parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
@@ -56,13 +57,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              'shapes, --size less an eighth: 32 of 36)')
 
 
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f'must be 0 or more, but got {value}')
-    return value
-
-
 def make_iterator(dataset, args: argparse.Namespace, **kwargs):
     """The iterator over ``dataset`` in batches of ``--batchsize``: a
     :class:`~framework.iterators.MultiprocessIterator` with ``--loaderjob`` workers, or a
@@ -73,10 +67,7 @@ def make_iterator(dataset, args: argparse.Namespace, **kwargs):
         args: the options.
         kwargs: the iterator's other arguments (``repeat``, ``shuffle``, ``seed``).
     """
-    if args.loaderjob == 0:
-        return iterators.SerialIterator(dataset, args.batchsize, **kwargs)
-    return iterators.MultiprocessIterator(dataset, args.batchsize, n_processes=args.loaderjob,
-                                          **kwargs)
+    return _training.make_iterator(dataset, args.batchsize, args.loaderjob, **kwargs)
 
 
 def sizes(args: argparse.Namespace) -> tuple[int, int]:

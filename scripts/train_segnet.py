@@ -30,7 +30,8 @@ writes; every process resumes from rank 0's last snapshot.
 Usage::
 
     python scripts/train_segnet.py --dataset camvid
-    python scripts/train_segnet.py --dataset shapes --base-channels 16 --size 64 --lr 0.05
+    python scripts/train_segnet.py --dataset shapes --base-channels 8 --batchsize 8 \\
+        --n-train 2000 --n-val 50 --iteration 2000 --eval-interval 250 --loaderjob 1
     mpiexec -n 2 python scripts/train_segnet.py --communicator flat --dataset camvid
 """
 
