@@ -13,9 +13,9 @@ from framework.config import no_backprop_mode, using_config
 from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.models.detection.faster_rcnn.utils.loc2bbox import loc2bbox
+from vision.models.detection.faster_rcnn.utils.suppress_per_class import suppress_per_class
 from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
-from vision.utils import batched_non_maximum_suppression
 from vision.utils.image.as_image import as_image
 
 
@@ -194,10 +194,5 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
                   ) -> tuple[numpy.ndarray, ...]:
         """The detections of each foreground class above the threshold that survive
         non-maximum suppression among those of their class."""
-        roi_index, label = numpy.nonzero(prob[:, 1:] > self.score_thresh)
-        bbox = cls_bbox[roi_index, label + 1]
-        score = prob[roi_index, label + 1]
-        keep = batched_non_maximum_suppression(bbox, score, label, self.nms_thresh)
-        keep = keep[numpy.lexsort((numpy.arange(len(keep)), label[keep]))]
-        return (bbox[keep].astype(numpy.float32).reshape((-1, 4)),
-                label[keep].astype(numpy.int32), score[keep].astype(numpy.float32))
+        return suppress_per_class(cls_bbox, prob, prob[:, 1:] > self.score_thresh,
+                                  self.nms_thresh)

@@ -13,8 +13,8 @@ _SCORE_BIAS = 'head/score/b'
 
 
 def prepare_detector_weights(model: str, n_fg_class: int | None,
-                             pretrained_model: str | os.PathLike | None, mean: numpy.ndarray
-                             ) -> tuple[int, Pretrained | None]:
+                             pretrained_model: str | os.PathLike | None, mean: numpy.ndarray,
+                             score_bias: str = _SCORE_BIAS) -> tuple[int, Pretrained | None]:
     """The number of foreground classes (:func:`resolve_n_fg_class`) and the weights to load
     (:func:`vision.weights.prepare_pretrained_model`: a manifest's weight by name, or an NPZ
     file).
@@ -24,6 +24,8 @@ def prepare_detector_weights(model: str, n_fg_class: int | None,
         n_fg_class (int or None): the number of foreground classes given.
         pretrained_model (str, path or None): a weight's name, an NPZ file, or None.
         mean (numpy.ndarray): ``(3, 1, 1)``, the model's mean.
+        score_bias (str): the NPZ key of the bias of the classifier, whose length is the
+            number of classes, background included (Faster R-CNN VGG-16's by default).
 
     Returns:
         tuple: the number of foreground classes and a :class:`vision.weights.Pretrained`
@@ -33,7 +35,7 @@ def prepare_detector_weights(model: str, n_fg_class: int | None,
         ValueError: as :func:`resolve_n_fg_class` and
             :func:`vision.weights.prepare_pretrained_model` raise.
     """
-    n_fg_class = resolve_n_fg_class(model, n_fg_class, pretrained_model)
+    n_fg_class = resolve_n_fg_class(model, n_fg_class, pretrained_model, score_bias)
     if not pretrained_model:
         return n_fg_class, None
     _, pretrained = prepare_pretrained_model(model, pretrained_model,
@@ -43,18 +45,20 @@ def prepare_detector_weights(model: str, n_fg_class: int | None,
 
 
 def resolve_n_fg_class(model: str, n_fg_class: int | None,
-                       pretrained_model: str | os.PathLike | None) -> int:
+                       pretrained_model: str | os.PathLike | None,
+                       score_bias: str = _SCORE_BIAS) -> int:
     """``n_fg_class`` as given, or as the weights fix it.
 
     Weights by name fix it by their manifest row (``n_class``; not the weights of an
-    extractor, whose ``n_class`` is None); an NPZ file by the length of its ``head/score/b``
-    (background included), under any prefix.
+    extractor, whose ``n_class`` is None); an NPZ file by the length of its ``score_bias``
+    (``head/score/b`` by default; background included), under any prefix.
 
     Args:
         model (str): the registered model, named by the errors.
         n_fg_class (int or None): the number of foreground classes given.
         pretrained_model (str, path or None): a weight's name, an NPZ file, or None for
             weights that fix nothing.
+        score_bias (str): the NPZ key of the classifier's bias.
 
     Returns:
         int: the number of foreground classes.
@@ -67,7 +71,7 @@ def resolve_n_fg_class(model: str, n_fg_class: int | None,
     if pretrained_model:
         path = os.fspath(pretrained_model)
         if os.path.isfile(path):
-            fixed, source = _npz_n_fg_class(path), f'the file {path}'
+            fixed, source = _npz_n_fg_class(path, score_bias), f'the file {path}'
         else:
             fixed, source = get_weight(model, path).n_class, f'the weights {path!r}'
             if fixed is None and n_fg_class is None:
@@ -88,12 +92,12 @@ def resolve_n_fg_class(model: str, n_fg_class: int | None,
     return int(n_fg_class)
 
 
-def _npz_n_fg_class(path: str) -> int | None:
+def _npz_n_fg_class(path: str, score_bias: str) -> int | None:
     """The foreground classes of an NPZ file's head (None: not an NPZ file, or no head)."""
     if file_kind(path) != 'npz':
         return None
     with numpy.load(path) as npz:
-        keys = [k for k in npz.files if k == _SCORE_BIAS or k.endswith('/' + _SCORE_BIAS)]
+        keys = [k for k in npz.files if k == score_bias or k.endswith('/' + score_bias)]
         if not keys:
             return None
         return int(npz[sorted(keys, key=len)[0]].shape[0]) - 1
