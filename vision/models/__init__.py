@@ -17,7 +17,14 @@ from vision.models.classification import (
     SEResNeXt50,
     SEResNeXt101,
 )
-from vision.models.detection import MTCNN, SSD300, SSD512, FasterRCNNVGG16
+from vision.models.detection import (
+    MTCNN,
+    SSD300,
+    SSD512,
+    FasterRCNNFPNResNet50,
+    FasterRCNNFPNResNet101,
+    FasterRCNNVGG16,
+)
 from vision.models.segmentation import (
     DeepLabV3plusXception65,
     DeepLabV3ResNet50,
@@ -29,7 +36,8 @@ from vision.models.segmentation import (
 )
 
 __all__ = [
-    'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCNResNet50', 'FasterRCNNVGG16',
+    'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCNResNet50', 'FasterRCNNFPNResNet50',
+    'FasterRCNNFPNResNet101', 'FasterRCNNVGG16',
     'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'PSPNetResNet101', 'PSPNetResNet50',
     'PixelwiseSoftmaxClassifier', 'ResNet101',
     'ResNet14', 'ResNet152', 'ResNet50',

@@ -26,6 +26,12 @@ SMALL = {
     # Xception65's widths are fixed: small images instead (scaled by 1/8, padded to 32x32)
     'deeplab_v3plus_xception65': ({'n_class': 3, 'min_input_size': 32, 'scales': (0.125,)}, 3),
     'deeplabv3_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
+    # random FPN detectors of base_channels 8 score many thin boxes 1.0: ties that the
+    # hybridized rounding reorders; at 4, few of them
+    'faster_rcnn_fpn_resnet50': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96,
+                                  'base_channels': 4}, 3),
+    'faster_rcnn_fpn_resnet101': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96,
+                                   'base_channels': 4}, 3),
     'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96}, 3),
     'fcn_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
     'mtcnn': ({}, 1),
@@ -55,9 +61,14 @@ SMALL = {
 }
 
 # Models whose small build still takes more than a few seconds to predict.
-SLOW = {'deeplab_v3plus_xception65', 'faster_rcnn_vgg16', 'pspnet_resnet50', 'pspnet_resnet101',
-        'resnet152', 'se_resnet152', 'se_resnext50', 'se_resnext101', 'segnet_basic', 'ssd300',
-        'ssd512', 'vgg16'}
+SLOW = {'deeplab_v3plus_xception65', 'faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101',
+        'faster_rcnn_vgg16', 'pspnet_resnet50', 'pspnet_resnet101', 'resnet152', 'se_resnet152',
+        'se_resnext50', 'se_resnext101', 'segnet_basic', 'ssd300', 'ssd512', 'vgg16'}
+
+# Models whose hybridized boxes differ from the eager ones by more than the default atol: the
+# FPN detectors decode proposals from anchors of up to 512 pixels, which turn the float32
+# rounding of the offsets (1e-6) into 1e-3 pixels.
+HYBRID_ATOL = {'faster_rcnn_fpn_resnet50': 1e-2, 'faster_rcnn_fpn_resnet101': 1e-2}
 
 CONTRACTS = {
     'classification': assert_is_classification_link,
@@ -145,6 +156,6 @@ def test_hybridized_predict_is_the_eager_one(name):
     imgs = _images(2)
     eager = model.predict(imgs)
     model.hybridize()
-    _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=1e-5)
+    _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=HYBRID_ATOL.get(name, 1e-5))
     model.hybridize(False)
     _assert_same_outputs(model.predict(imgs), eager, rtol=0, atol=0)

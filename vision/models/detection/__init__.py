@@ -1,7 +1,10 @@
-"""Detection models: each family in its subpackage (``faster_rcnn``, ``mtcnn``, ``ssd``)."""
+"""Detection models: each family in its subpackage (``faster_rcnn``, ``fpn``, ``mtcnn``,
+``ssd``)."""
 
 from vision.models.detection.faster_rcnn import FasterRCNNVGG16
+from vision.models.detection.fpn import FasterRCNNFPNResNet50, FasterRCNNFPNResNet101
 from vision.models.detection.mtcnn import MTCNN
 from vision.models.detection.ssd import SSD300, SSD512
 
-__all__ = ['FasterRCNNVGG16', 'MTCNN', 'SSD300', 'SSD512']
+__all__ = ['FasterRCNNFPNResNet50', 'FasterRCNNFPNResNet101', 'FasterRCNNVGG16', 'MTCNN',
+           'SSD300', 'SSD512']

@@ -1,0 +1,189 @@
+"""Faster R-CNN on a feature pyramid (ChainerCV's ``fpn.FasterRCNN``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy
+
+from framework import backend
+from framework.config import no_backprop_mode, using_config
+from framework.graph.hybridizable import Hybridizable
+from framework.links import Chain
+from vision.models.detection.threshold_presets import ThresholdPresets
+from vision.transforms import resize
+from vision.utils.image.as_image import as_image
+
+
+class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
+    """Faster R-CNN with a Feature Pyramid Network (Lin et al., 2017), from its parts.
+
+    ``extractor`` (e.g. :class:`FPN`) maps images to a pyramid of feature maps; ``rpn`` (an
+    :class:`RPN`) proposes regions on every level; ``bbox_head`` (a :class:`BboxHead`) assigns
+    each region a level by its size, pools it there and gives it class logits and, per class,
+    box offsets. :meth:`predict` prepares each image (:meth:`prepare`) and decodes the
+    detections (:meth:`BboxHead.decode`): boxes clipped to the image, class by class those of
+    probability at least :attr:`score_thresh` that survive non-maximum suppression at
+    :attr:`nms_thresh`.
+
+    ChainerCV's ``return_values`` and ``mask_head`` are left out: this model returns boxes;
+    Mask R-CNN, which returns masks, adds its mask head to the same parts.
+
+    ``hybridize()`` runs the extractor and the RPN's convolutions as one static graph (traced
+    per image size) and the head's fully connected layers as another (traced per number of
+    regions); the anchors, proposals, RoI align, decoding and suppression stay eager.
+
+    Args:
+        extractor (Link): images ``(N, 3, H, W)`` (``H`` and ``W`` multiples of
+            :attr:`stride`) to a list of feature maps; it has ``scales`` and ``mean``
+            ``(3, 1, 1)``.
+        rpn (RPN): the proposals.
+        bbox_head (BboxHead): the classification and regression of the proposals.
+        min_size (int): :meth:`prepare` scales the shorter side to this length...
+        max_size (int): ...unless the longer side would exceed this one.
+
+    Attributes:
+        nms_thresh (float): the IoU at which a detection suppresses another of its class.
+        score_thresh (float): the least probability of a detection.
+        stride (int): the sides of the prepared images are multiples of it.
+    """
+
+    task = 'detection'
+    stride = 32
+    presets = {'visualize': (0.5, 0.7), 'evaluate': (0.5, 0.05)}
+
+    def __init__(self, extractor, rpn, bbox_head, min_size: int = 800, max_size: int = 1333):
+        super().__init__()
+        with self.init_scope():
+            self.extractor = extractor
+            self.rpn = rpn
+            self.bbox_head = bbox_head
+        self.min_size = min_size
+        self.max_size = max_size
+        self.use_preset('visualize')
+
+    @property
+    def n_class(self) -> int:
+        """The number of classes, background included."""
+        return self.bbox_head.n_class
+
+    def forward(self, x):
+        """The pyramid and the proposals of prepared images (ChainerCV's ``forward``).
+
+        Args:
+            x (Variable or array): ``(N, 3, H, W)`` float32, from :meth:`prepare`.
+
+        Returns:
+            tuple: ``hs`` (list of Variables ``(N, C, H_l, W_l)``, the levels), ``rois``
+            ``(R, 4)`` float32 and ``roi_indices`` ``(R,)`` int32 (arrays, the proposals in
+            ``x``'s pixels, as :meth:`RPN.decode` gives them).
+        """
+        hs, locs, confs = self._split(self.convolve(x))
+        rois, roi_indices = self.rpn.decode(locs, confs, self.rpn.anchors(h.shape[2:] for h in hs),
+                                            x.shape)
+        return hs, rois, roi_indices
+
+    def convolve(self, x) -> tuple:
+        """The levels, then the RPN's ``locs`` of each level, then its ``confs`` (Variables,
+        in one flat tuple): what :meth:`infer` runs."""
+        hs = self.extractor(x)
+        locs, confs = self.rpn(hs)
+        return (*hs, *locs, *confs)
+
+    def hybridized_link(self):
+        """:meth:`convolve`, which :meth:`infer` runs."""
+        return self.convolve
+
+    def _split(self, outputs: tuple) -> tuple[list, list, list]:
+        """:meth:`convolve`'s outputs as ``hs``, ``locs`` and ``confs``."""
+        n = len(outputs) // 3
+        return list(outputs[:n]), list(outputs[n:2 * n]), list(outputs[2 * n:])
+
+    def prepare(self, imgs: Iterable[numpy.ndarray]) -> tuple[numpy.ndarray, list[float]]:
+        """Scales each image so that its shorter side is :attr:`min_size` unless its longer side
+        would then exceed :attr:`max_size` (then the longer side is :attr:`max_size`; a side
+        that would shrink below one pixel keeps one), subtracts the mean and pads the images
+        with zeros at the bottom and right to the largest size, rounded up to a multiple of
+        :attr:`stride` (ChainerCV's ``prepare``).
+
+        Args:
+            imgs (iterable of numpy.ndarray): ``(3, H, W)`` or ``(1, H, W)`` float32, RGB
+                0-255 (a grayscale image becomes three equal channels).
+
+        Returns:
+            tuple: ``x`` ``(N, 3, H', W')`` float32 (a NumPy array) and ``scales``, the factor
+            each image was scaled by.
+        """
+        mean = self.extractor.mean
+        scales, resized = [], []
+        for img in imgs:
+            _, H, W = img.shape
+            scale = self.min_size / min(H, W)
+            if scale * max(H, W) > self.max_size:
+                scale = self.max_size / max(H, W)
+            img = resize(img, (max(int(H * scale), 1), max(int(W * scale), 1)))
+            resized.append((img - mean).astype(numpy.float32, copy=False))
+            scales.append(scale)
+        if not resized:
+            return numpy.zeros((0, 3, self.stride, self.stride), numpy.float32), scales
+        size = numpy.max([img.shape[1:] for img in resized], axis=0)
+        size = -(-size // self.stride) * self.stride
+        x = numpy.zeros((len(resized), 3, *size), numpy.float32)
+        for i, img in enumerate(resized):
+            x[i, :, :img.shape[1], :img.shape[2]] = img
+        return x, scales
+
+    def predict(self, imgs: Iterable[numpy.ndarray]) -> tuple[list, list, list]:
+        """Detects objects in images, one image at a time (so that an image's detections do
+        not depend on the others' sizes, as they do through the padding in ChainerCV).
+
+        Args:
+            imgs (iterable of numpy.ndarray): images ``(C, H, W)``, RGB (``C = 3``) or
+                grayscale (``C = 1``), values 0-255, any real dtype, of any size.
+
+        Returns:
+            tuple of three lists, one entry per image:
+
+            - **bboxes**: float32 ``(R, 4)``, each ``(y_min, x_min, y_max, x_max)`` in the
+              input image's pixels;
+            - **labels**: int32 ``(R,)`` in ``[0, n_class - 2]``;
+            - **scores**: float32 ``(R,)``, the class probabilities.
+
+            Detections are ordered by label, then by decreasing score; an image without
+            detection gives arrays of shapes ``(0, 4)`` and ``(0,)``.
+
+        Raises:
+            ValueError: an image is not ``(C, H, W)`` with 1 or 3 channels, or has no pixel.
+            TypeError: an image is not a real array.
+        """
+        bboxes, labels, scores = [], [], []
+        for i, img in enumerate(imgs):
+            img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
+            if img.shape[0] not in (1, 3):
+                raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
+                                 f'or 1 (grayscale) channels, but got shape {img.shape}')
+            _, _, bbox, label, score = self._detect(img)
+            bboxes.append(backend.to_cpu(bbox))
+            labels.append(backend.to_cpu(label))
+            scores.append(backend.to_cpu(score))
+        return bboxes, labels, scores
+
+    def _detect(self, img: numpy.ndarray) -> tuple:
+        """The levels, the scale and the detections of one image: ``(hs, scale, bbox, label,
+        score)``, the detections on the model's device (what a mask head starts from)."""
+        x, scales = self.prepare([img])
+        x = self.xp.asarray(x)
+        with using_config('train', False), no_backprop_mode():
+            hs, locs, confs = self._split(self.infer(x))
+            anchors = self.rpn.anchors(h.shape[2:] for h in hs)
+            rois, roi_indices = self.rpn.decode(locs, confs, anchors, x.shape)
+            rois, roi_indices = self.bbox_head.distribute(rois, roi_indices)
+            pooled = self.bbox_head.pool(hs, rois, roi_indices)
+            if len(pooled) > 0:
+                head_locs, head_confs = self.bbox_head.infer(pooled)
+            else:
+                head_locs, head_confs = self.bbox_head.classify(pooled)
+        bboxes, labels, scores = self.bbox_head.decode(
+            rois, roi_indices, head_locs, head_confs, scales, [img.shape[1:]],
+            self.nms_thresh, self.score_thresh)
+        return hs, scales[0], bboxes[0], labels[0], scores[0]

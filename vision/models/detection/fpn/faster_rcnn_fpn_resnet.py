@@ -1,0 +1,126 @@
+"""Faster R-CNN with FPN on ResNet-50 and ResNet-101 (ChainerCV's ``FasterRCNNFPNResNet50``,
+``FasterRCNNFPNResNet101``)."""
+
+from __future__ import annotations
+
+import os
+
+from framework import initializers
+from framework.serializers import load_npz
+from vision.models._registry import register_model
+from vision.models.classification.resnet.resnet import IMAGENET_MEAN, ResNet50, ResNet101
+from vision.models.detection.faster_rcnn.pretrained import prepare_detector_weights
+from vision.models.detection.fpn.bbox_head import BboxHead
+from vision.models.detection.fpn.faster_rcnn import FasterRCNN
+from vision.models.detection.fpn.fpn import FPN
+from vision.models.detection.fpn.rpn import RPN
+from vision.weights import WeightSpec
+from vision.weights.integrity import reporting_corruption
+
+#: ChainerCV's pool1 of the FPN backbones: 3x3 max pooling, stride 2, padding 1, not covering
+#: the whole input.
+POOL1_KWARGS = {'ksize': 3, 'stride': 2, 'pad': 1, 'cover_all': False}
+#: The size of the five levels relative to the input.
+SCALES = (1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64)
+
+
+class FasterRCNNFPNResNet(FasterRCNN):
+    """Faster R-CNN with FPN on a ResNet of Kaiming He's layout (arch ``'he'``): ``res2`` to
+    ``res5`` feed :class:`FPN`, whose fifth level subsamples the fourth; :class:`RPN` and
+    :class:`BboxHead` on it. Subclasses set ``_base``, the ResNet class.
+
+    ``pretrained_model``:
+
+    - a weight of the manifest by name (ChainerCV's ``'coco'``): ``n_fg_class`` follows from
+      it;
+    - ``'imagenet'``: ResNet's ImageNet weights (the file of :class:`vision.models.ResNet50`'s
+      or ``ResNet101``'s ``'imagenet'`` of arch ``'he'``) in the extractor's base, the pyramid,
+      RPN and head random, as ChainerCV copies them; ``n_fg_class`` must be given;
+    - the path of an NPZ file in ChainerCV's layout (``extractor/base/conv1/conv/W``, ...,
+      ``rpn/...``, ``bbox_head/...``): ``n_fg_class`` follows from its ``bbox_head/conf/b``;
+    - None: random initialisation; ``n_fg_class`` must be given.
+
+    ChainerCV's published weights were trained with OpenCV's resize; :meth:`prepare` resizes
+    with Pillow, as ChainerCV does without OpenCV.
+
+    Args:
+        n_fg_class (int): the number of classes, background excluded.
+        pretrained_model (str, path or None): see above.
+        min_size (int): :meth:`prepare` scales the shorter side to this length...
+        max_size (int): ...unless the longer side would exceed this one.
+        base_channels (int): the channels of ResNet's ``conv1`` (see
+            :class:`vision.models.ResNet50`), which the rest follows: the pyramid, the RPN and
+            the head's regions have four times as many, its hidden layers sixteen times. 64,
+            the published width, by default; 8 gives a detector for small problems.
+
+    Raises:
+        ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
+            both); ``base_channels`` is not 64 with ``pretrained_model='imagenet'``.
+
+    Attributes:
+        weight_spec (vision.weights.WeightSpec or None): the manifest's row of the weights
+            loaded by name.
+    """
+
+    _base: type = ResNet50
+    weight_spec = None
+
+    def __init__(self, n_fg_class: int | None = None,
+                 pretrained_model: str | os.PathLike | None = None,
+                 min_size: int = 800, max_size: int = 1333, base_channels: int = 64):
+        n_fg_class, pretrained = prepare_detector_weights(
+            self.model_name, n_fg_class, pretrained_model, IMAGENET_MEAN,
+            score_bias='bbox_head/conf/b')
+        # The weights of the extractor ('imagenet') fix no classes.
+        imagenet = pretrained is not None and pretrained.spec is not None \
+            and pretrained.spec.n_class is None
+        if imagenet and base_channels != 64:
+            raise ValueError(f'{self.model_name}: pretrained_model={pretrained_model!r} is '
+                             f'ResNet of base_channels 64, but got base_channels='
+                             f'{base_channels!r}')
+        # Sampling takes time, and the weights overwrite the base's values anyway.
+        initialW = initializers.Zero() if pretrained is not None else None
+        base = self._base(n_class=1, arch='he', initialW=initialW, pool1_kwargs=POOL1_KWARGS,
+                          base_channels=base_channels)
+        base.pick = ('res2', 'res3', 'res4', 'res5')
+        base.remove_unused()
+        channels = 4 * base_channels
+        extractor = FPN(base, 4, SCALES, in_channels=[channels << i for i in range(4)],
+                        channels=channels)
+        super().__init__(extractor, RPN(SCALES, channels),
+                         BboxHead(n_fg_class + 1, SCALES, channels, n_hidden=16 * base_channels),
+                         min_size=min_size, max_size=max_size)
+        if imagenet:
+            self._load_imagenet_resnet(pretrained.spec)
+        elif pretrained is not None:
+            pretrained.load(self)
+
+    def _load_imagenet_resnet(self, spec: WeightSpec) -> None:
+        """Loads ResNet's ImageNet weights into the extractor's base as ChainerCV's
+        ``_copyparams`` copies them: ``conv1`` to ``res5`` with their batch normalizations'
+        statistics; the pyramid, the RPN and the head keep their initial values.
+
+        Args:
+            spec (vision.weights.WeightSpec): the manifest's row, whose file is a ResNet of
+                arch ``'he'`` saved by ``save_npz`` (its ``fc6`` is not read).
+        """
+        path = spec.local_path()
+        with reporting_corruption(spec, path, 'npz'):
+            load_npz(path, self.extractor.base)
+        self.weight_spec = spec
+
+
+@register_model('faster_rcnn_fpn_resnet50')
+class FasterRCNNFPNResNet50(FasterRCNNFPNResNet):
+    """Faster R-CNN with FPN on ResNet-50; see :class:`FasterRCNNFPNResNet` for the
+    arguments."""
+
+    _base = ResNet50
+
+
+@register_model('faster_rcnn_fpn_resnet101')
+class FasterRCNNFPNResNet101(FasterRCNNFPNResNet):
+    """Faster R-CNN with FPN on ResNet-101; see :class:`FasterRCNNFPNResNet` for the
+    arguments."""
+
+    _base = ResNet101
