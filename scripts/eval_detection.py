@@ -15,6 +15,7 @@ Usage::
     python scripts/eval_detection.py --dataset voc --model ssd300
     python scripts/eval_detection.py --dataset voc --model faster_rcnn_vgg16 \\
         --pretrained-model result/model.npz --data-dir /data/VOCdevkit/VOC2007
+    python scripts/eval_detection.py --dataset coco --model faster_rcnn_fpn_resnet50
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from _classification import make_iterator  # isort: skip
 BENCHMARKS = {'voc': 'voc07-test', 'coco': 'coco2017-val'}
 # model: (its weights for each --dataset, the default batch size), as ChainerCV's script
 MODELS = {
+    'faster_rcnn_fpn_resnet50': ({'coco': 'coco'}, 1),
+    'faster_rcnn_fpn_resnet101': ({'coco': 'coco'}, 1),
     'faster_rcnn_vgg16': ({'voc': 'voc07'}, 32),
     'ssd300': ({'voc': 'voc0712'}, 32),
     'ssd512': ({'voc': 'voc0712'}, 16),
@@ -51,7 +54,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "(default: ChainerCV's weights of the model for --dataset)")
     parser.add_argument('--batchsize', type=int,
                         help="the images predicted at once (default: ChainerCV's for the "
-                             'model, 32 or 16)')
+                             'model, 32, 16 or 1)')
     parser.add_argument('--loaderjob', type=int, default=4,
                         help='the processes that read the images; 0 reads them in this one')
     parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")

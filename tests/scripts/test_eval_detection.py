@@ -90,3 +90,13 @@ def test_coco_needs_weights(eval_detection, capsys):
            '--pretrained-model' in capsys.readouterr().err
     args = eval_detection.parse_args(['--dataset', 'coco', '--pretrained-model', 'x.npz'])
     assert (args.model, args.pretrained_model, args.batchsize) == ('ssd300', 'x.npz', 32)
+
+
+def test_the_fpn_detectors_default_to_chainercvs_coco_weights(eval_detection, capsys):
+    for model in ('faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101'):
+        args = eval_detection.parse_args(['--dataset', 'coco', '--model', model])
+        assert (args.pretrained_model, args.batchsize) == ('coco', 1)
+        with pytest.raises(SystemExit):
+            eval_detection.parse_args(['--dataset', 'voc', '--model', model])
+        assert f'ChainerCV publishes no weights of {model} for --dataset voc' in \
+            capsys.readouterr().err
