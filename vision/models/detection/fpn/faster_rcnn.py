@@ -124,14 +124,7 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             img = resize(img, (max(int(H * scale), 1), max(int(W * scale), 1)))
             resized.append((img - mean).astype(numpy.float32, copy=False))
             scales.append(scale)
-        if not resized:
-            return numpy.zeros((0, 3, self.stride, self.stride), numpy.float32), scales
-        size = numpy.max([img.shape[1:] for img in resized], axis=0)
-        size = -(-size // self.stride) * self.stride
-        x = numpy.zeros((len(resized), 3, *size), numpy.float32)
-        for i, img in enumerate(resized):
-            x[i, :, :img.shape[1], :img.shape[2]] = img
-        return x, scales
+        return pad_images(resized, self.stride), scales
 
     def predict(self, imgs: Iterable[numpy.ndarray]) -> tuple[list, list, list]:
         """Detects objects in images, one image at a time (so that an image's detections do
@@ -187,3 +180,25 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             rois, roi_indices, head_locs, head_confs, scales, [img.shape[1:]],
             self.nms_thresh, self.score_thresh)
         return hs, scales[0], bboxes[0], labels[0], scores[0]
+
+
+def pad_images(imgs, stride: int):
+    """Stacks images, padded with zeros at the bottom and right to the largest height and width
+    among them, each rounded up to a multiple of ``stride``.
+
+    Args:
+        imgs (sequence of arrays): ``(C, H, W)`` float32, of one array module.
+        stride (int): the multiple.
+
+    Returns:
+        array: ``(N, C, H', W')`` float32 (``(0, 3, stride, stride)`` without images).
+    """
+    if len(imgs) == 0:
+        return numpy.zeros((0, 3, stride, stride), numpy.float32)
+    xp = backend.get_array_module(*imgs)
+    size = numpy.max([img.shape[1:] for img in imgs], axis=0)
+    size = -(-size // stride) * stride
+    x = xp.zeros((len(imgs), imgs[0].shape[0], *size), numpy.float32)
+    for i, img in enumerate(imgs):
+        x[i, :, :img.shape[1], :img.shape[2]] = img
+    return x
