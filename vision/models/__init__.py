@@ -24,6 +24,9 @@ from vision.models.detection import (
     FasterRCNNFPNResNet50,
     FasterRCNNFPNResNet101,
     FasterRCNNVGG16,
+    YOLOv2,
+    YOLOv2Tiny,
+    YOLOv3,
 )
 from vision.models.segmentation import (
     DeepLabV3plusXception65,
@@ -43,5 +46,5 @@ __all__ = [
     'ResNet14', 'ResNet152', 'ResNet50',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'SSD300', 'SSD512',
     'SegNetBasic',
-    'VGG16', 'get_model', 'list_models', 'register_model',
+    'VGG16', 'YOLOv2', 'YOLOv2Tiny', 'YOLOv3', 'get_model', 'list_models', 'register_model',
 ]

@@ -53,6 +53,9 @@ SMALL = {
     'ssd300': ({'n_fg_class': 6}, 6),
     'ssd512': ({'n_fg_class': 7}, 7),
     'vgg16': ({'n_class': 5}, 5),
+    'yolo_v2': ({'n_fg_class': 3, 'base_channels': 2, 'insize': 64}, 3),
+    'yolo_v2_tiny': ({'n_fg_class': 3, 'base_channels': 2, 'insize': 64}, 3),
+    'yolo_v3': ({'n_fg_class': 3, 'base_channels': 2, 'insize': 64}, 3),
     # registered by tests/vision/conftest.py
     'tiny_classifier_for_tests': ({'n_class': 5}, 5),
     'stub_detector_for_tests': ({}, 2),

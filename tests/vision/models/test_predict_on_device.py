@@ -19,6 +19,9 @@ SMALL = {
     'resnet14': {'n_class': 5, 'base_channels': 8},
     'segnet_basic': {'n_class': 4, 'base_channels': 4},
     'ssd300': {'n_fg_class': 6},
+    'yolo_v2': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
+    'yolo_v2_tiny': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
+    'yolo_v3': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
 }
 # Those that take more than a few seconds on each device.
 SLOW = {'faster_rcnn_vgg16', 'pspnet_resnet50', 'ssd300'}
