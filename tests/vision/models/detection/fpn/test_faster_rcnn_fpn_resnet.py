@@ -2,7 +2,8 @@
 pixels): the detection contract and presets, ChainerCV's preparation (scale, max_size rule,
 padding to the coarsest stride), bad input (images smaller than the stride, strips one pixel
 wide, grayscale, other channel counts, no pixels), hybridize(), forward, and weights by path
-and ResNet's ImageNet weights copied as ChainerCV copies them."""
+and ResNet's ImageNet weights copied as ChainerCV copies them; predict on the emulated
+device."""
 
 from __future__ import annotations
 
@@ -15,15 +16,17 @@ import pytest
 import framework
 import framework.random
 from framework.serializers import save_npz
+from framework.testing.emulated_device import EmulatedDevice
 from vision.models import FasterRCNNFPNResNet50, FasterRCNNFPNResNet101
 from vision.utils.testing import assert_is_detection_link
 from vision.weights import get_weight
 
 
-def _model(cls=FasterRCNNFPNResNet50, n_fg_class=3, **kwargs):
+def _model(cls=FasterRCNNFPNResNet50, n_fg_class=3, base_channels=8, **kwargs):
     numpy.random.seed(0)
     framework.random.seed(0)  # the initializers' generator
-    return cls(n_fg_class=n_fg_class, min_size=64, max_size=96, base_channels=8, **kwargs)
+    return cls(n_fg_class=n_fg_class, min_size=64, max_size=96, base_channels=base_channels,
+               **kwargs)
 
 
 @pytest.fixture(scope='module')
@@ -201,3 +204,15 @@ def test_imagenet_weights_are_copied_into_the_base_as_chainercv(file_server, vis
         numpy.testing.assert_array_equal(param.array, expected, err_msg=name)
     numpy.testing.assert_array_equal(base.res5.b2.conv3.bn.avg_var,
                                      arrays['res5/b2/conv3/bn/avg_var'])
+
+
+def test_predict_on_the_emulated_device_is_predict_on_the_cpu():
+    # no implicit transfer (the emulated device refuses those as CuPy does), host arrays out
+    imgs = _images()
+    expected = _model(base_channels=4).predict(imgs)
+    model = _model(base_channels=4)
+    model.to_device(EmulatedDevice())
+    for got, want in zip(model.predict(imgs), expected):
+        for a, e in zip(got, want):
+            assert type(a) is numpy.ndarray and a.dtype == e.dtype and a.shape == e.shape
+            numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)

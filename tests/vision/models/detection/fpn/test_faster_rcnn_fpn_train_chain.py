@@ -1,5 +1,6 @@
 """FasterRCNNFPNTrainChain on a small FasterRCNNFPNResNet50: a finite loss whose reported parts
-add up, gradients for every parameter, seeds, and images of different sizes padded together."""
+add up, gradients for every parameter, seeds, images of different sizes padded together, and
+the same loss on the emulated device."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy
 
 import framework
 import framework.random
+from framework.testing.emulated_device import EmulatedDevice
 from vision.models import FasterRCNNFPNResNet50
 from vision.models.detection.fpn import FasterRCNNFPNTrainChain, pad_images
 
@@ -63,3 +65,13 @@ def test_pad_images():
     assert x.shape == (2, 3, 96, 96) and x.dtype == numpy.float32
     assert x[0].sum() == 3 * 40 * 70 and x[1].sum() == 2 * 3 * 65 * 10
     assert (x[1, :, :65, :10] == 2).all()
+
+
+def test_the_loss_on_the_emulated_device_is_the_loss_on_the_cpu():
+    model = _model()
+    batch = _batch(model)
+    expected = FasterRCNNFPNTrainChain(model, rng=numpy.random.default_rng(1))(*batch)
+    chain = FasterRCNNFPNTrainChain(model, rng=numpy.random.default_rng(1))
+    chain.to_device(EmulatedDevice())
+    loss = chain(*batch)
+    numpy.testing.assert_allclose(float(loss.array), float(expected.array), rtol=1e-5)
