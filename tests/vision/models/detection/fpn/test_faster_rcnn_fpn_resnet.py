@@ -99,6 +99,22 @@ def test_images_of_any_size_and_grayscale(model):
     model.use_preset('visualize')
 
 
+def test_images_smaller_than_the_coarsest_stride_are_padded_to_it():
+    numpy.random.seed(0)
+    framework.random.seed(0)
+    model = FasterRCNNFPNResNet50(n_fg_class=3, min_size=8, max_size=12, base_channels=4)
+    model.use_preset('evaluate')
+    img = numpy.random.RandomState(0).uniform(0, 255, (3, 5, 7)).astype(numpy.float32)
+    x, scales = model.prepare([img])
+    assert x.shape == (1, 3, 32, 32) and scales == [pytest.approx(8 / 5)]
+    with framework.using_config('train', False), framework.no_backprop_mode():
+        hs, rois, _ = model(x)
+    assert [h.shape[2:] for h in hs] == [(8, 8), (4, 4), (2, 2), (1, 1), (1, 1)]
+    (bbox,), (label,), _ = model.predict([img])
+    assert len(rois) > 0 and len(bbox) == len(label)
+    assert (bbox >= 0).all() and (bbox[:, 0::2] <= 5).all() and (bbox[:, 1::2] <= 7).all()
+
+
 @pytest.mark.parametrize('shape', [(4, 32, 32), (2, 32, 32)])
 def test_other_channel_counts_are_refused(model, shape):
     with pytest.raises(ValueError, match=r'imgs\[0\] must have 3 \(RGB\) or 1 \(grayscale\)'):
