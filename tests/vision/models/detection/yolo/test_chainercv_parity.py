@@ -70,6 +70,8 @@ def test_predict_is_chainercvs(name, model, fixture, hybridize):
         model.hybridize(False)
     assert len(bbox) > 50
     # YOLOv3's raw outputs are of ChainerCV's within 5e-5 (logits up to 30), its scores within
-    # 7e-6: ties are looser.
+    # 7e-6: ties are looser, and four of its 64,512 detections are decided by an overlap at
+    # the suppression's threshold (the hybridized graph on a GPU flips them).
     assert_predict_is_chainercvs(bbox, label, score, fixture,
-                                 tie=1e-5 if name == 'yolo_v3' else 1e-6)
+                                 tie=1e-5 if name == 'yolo_v3' else 1e-6,
+                                 flips=16 if name == 'yolo_v3' else 2)
