@@ -263,9 +263,9 @@ def _cell(row: dict | None) -> str:
 
 
 def print_table(ours: dict, peers: dict) -> None:
-    print(f'{"":<48}{"ours":>12}' + ''.join(f'{name:>12}{"ratio":>7}' for name in peers))
+    print(f'{"":<54}{"ours":>12}' + ''.join(f'{name:>12}{"ratio":>7}' for name in peers))
     for title, row in ours.items():
-        line = f'{title:<48}{_cell(row)}'
+        line = f'{title:<54}{_cell(row)}'
         for peer in peers.values():
             theirs = peer['rows'].get(title.removesuffix(_STATIC))
             line += _cell(theirs) + (f'{theirs["seconds"] / row["seconds"]:>7.2f}' if theirs
