@@ -12,19 +12,17 @@ from vision.models import get_model
 
 # name: constructor keyword arguments of a small random model
 SMALL = {
-    'faster_rcnn_vgg16': {'n_fg_class': 3, 'min_size': 64, 'max_size': 96},
+    'faster_rcnn_vgg16': {'n_fg_class': 3, 'min_size': 64, 'max_size': 96, 'base_channels': 8},
     'mobilenet_v2': {'n_class': 5, 'depth_multiplier': 0.25},
     'mtcnn': {},
     'pspnet_resnet50': {'n_class': 3, 'input_size': 256, 'base_channels': 2},
     'resnet14': {'n_class': 5, 'base_channels': 8},
     'segnet_basic': {'n_class': 4, 'base_channels': 4},
-    'ssd300': {'n_fg_class': 6},
+    'ssd300': {'n_fg_class': 6, 'base_channels': 16},
     'yolo_v2': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
     'yolo_v2_tiny': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
     'yolo_v3': {'n_fg_class': 3, 'base_channels': 2, 'insize': 64},
 }
-# Those that take more than a few seconds on each device.
-SLOW = {'faster_rcnn_vgg16', 'pspnet_resnet50', 'ssd300'}
 
 
 def _predict(name, device):
@@ -39,8 +37,7 @@ def _predict(name, device):
     return outputs if isinstance(outputs, tuple) else (outputs,)
 
 
-@pytest.mark.parametrize('name', [pytest.param(name, marks=pytest.mark.slow) if name in SLOW
-                                  else name for name in sorted(SMALL)])
+@pytest.mark.parametrize('name', sorted(SMALL))
 def test_predict_on_the_emulated_device_is_predict_on_the_cpu(name):
     expected = _predict(name, '@numpy')
     actual = _predict(name, EmulatedDevice())
