@@ -44,7 +44,7 @@ def _outputs(result) -> tuple:
     pytest.param('se-resnet50', (1, 3, 64, 64), 'all', marks=pytest.mark.slow),
     pytest.param('se-resnet50', (1, 3, 224, 224), 'last', marks=pytest.mark.slow),
     pytest.param('se-resnext50', (2, 3, 64, 64), 'all', marks=pytest.mark.slow),
-    pytest.param('vgg16', (1, 3, 224, 224), 'all', marks=pytest.mark.slow),
+    pytest.param('vgg16', (1, 3, 64, 64), 'all', marks=pytest.mark.slow),
 ])
 def test_compiled_classifier_computes_every_layer_as_eagerly(name, shape, pick, run):
     model = MODELS[name]()

@@ -10,11 +10,10 @@ import framework.random
 from vision.models import FasterRCNNVGG16
 
 
-@pytest.mark.slow
 def test_images_of_any_size_and_grayscale():
     numpy.random.seed(0)
     framework.random.seed(0)  # the initializers' generator
-    model = FasterRCNNVGG16(n_fg_class=3, min_size=64, max_size=96)
+    model = FasterRCNNVGG16(n_fg_class=3, min_size=64, max_size=96, base_channels=8)
     model.score_thresh = 0.
     rng = numpy.random.RandomState(0)
     gray = rng.uniform(0, 255, (1, 40, 30)).astype(numpy.float32)
