@@ -1,10 +1,9 @@
-"""FasterRCNNVGG16 itself, VGG-16's extractor rather than the tiny one, on bad input: images of
-any size down to one pixel or a strip one pixel wide, and grayscale images."""
+"""FasterRCNNVGG16 itself, VGG-16's extractor (slim) rather than the tiny one, on bad input:
+images of any size down to one pixel or a strip one pixel wide, and grayscale images."""
 
 from __future__ import annotations
 
 import numpy
-import pytest
 
 import framework.random
 from vision.models import FasterRCNNVGG16
