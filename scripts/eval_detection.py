@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import argparse
 
-from framework import backend
 from vision.evaluations.detection_benchmarks import DETECTION_BENCHMARKS
 from vision.models import get_model
-from vision.utils import ProgressHook
 
-from _classification import make_iterator  # isort: skip
+import _evaluation  # isort: skip
 
 # --dataset: the benchmark
 BENCHMARKS = {'voc': 'voc07-test', 'coco': 'coco2017-val'}
@@ -55,11 +53,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument('--batchsize', type=int,
                         help="the images predicted at once (default: ChainerCV's for the "
                              'model, 32, 16 or 1)')
-    parser.add_argument('--loaderjob', type=int, default=4,
-                        help='the processes that read the images; 0 reads them in this one')
-    parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
-    parser.add_argument('--eager', action='store_true',
-                        help='run the model define-by-run rather than as a static graph')
+    _evaluation.add_run_arguments(parser)
     args = parser.parse_args(argv)
     weights, batchsize = MODELS[args.model]
     if args.pretrained_model is None:
@@ -79,19 +73,7 @@ def evaluate(args: argparse.Namespace) -> dict:
     benchmark = DETECTION_BENCHMARKS[BENCHMARKS[args.dataset]]
     model = get_model(args.model)(n_fg_class=len(benchmark.label_names),
                                   pretrained_model=args.pretrained_model)
-    model.to_device(backend.get_device(args.device))
-    if not args.eager:
-        model.hybridize()
-    dataset = benchmark.dataset(args.data_dir)
-    iterator = make_iterator(dataset, args, repeat=False, shuffle=False)
-
-    print(f'{args.model} ({args.pretrained_model}) on {benchmark.title}, {len(dataset)} '
-          'images:')
-    result = benchmark.evaluate(model, iterator, hook=ProgressHook(len(dataset)))
-    print()
-    for name, value in benchmark.summarize(result).items():
-        print(f'{name}: {value}')
-    return result
+    return _evaluation.run_benchmark(benchmark, model, args)
 
 
 def main(argv=None) -> dict:

@@ -27,13 +27,11 @@ import argparse
 import os
 import sys
 
-from framework import backend
 from vision.evaluations.semantic_segmentation_benchmarks import SEMANTIC_SEGMENTATION_BENCHMARKS
 from vision.models import get_model, list_models
-from vision.utils import ProgressHook
 from vision.weights import list_weights
 
-from _classification import make_iterator  # isort: skip
+import _evaluation  # isort: skip
 
 
 def _models() -> list[str]:
@@ -57,11 +55,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "(default: the model's weights named after --dataset)")
     parser.add_argument('--batchsize', type=int, default=1,
                         help="the images predicted at once (1, ChainerCV's)")
-    parser.add_argument('--loaderjob', type=int, default=4,
-                        help='the processes that read the images; 0 reads them in this one')
-    parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
-    parser.add_argument('--eager', action='store_true',
-                        help='run the model define-by-run rather than as a static graph')
+    _evaluation.add_run_arguments(parser)
     args = parser.parse_args(argv)
     if args.pretrained_model is None:
         if args.dataset not in {spec.name for spec in list_weights(args.model)}:
@@ -86,20 +80,7 @@ def evaluate(args: argparse.Namespace) -> dict:
     benchmark = SEMANTIC_SEGMENTATION_BENCHMARKS[args.dataset]
     model = get_model(args.model)(n_class=len(benchmark.label_names),
                                   pretrained_model=args.pretrained_model)
-    model.to_device(backend.get_device(args.device))
-    if not args.eager and getattr(model, 'hybridize_by_default', True):
-        model.hybridize()
-    benchmark.prepare(model)  # before any download
-    dataset = benchmark.dataset(args.data_dir)
-    iterator = make_iterator(dataset, args, repeat=False, shuffle=False)
-
-    print(f'{args.model} ({args.pretrained_model}) on {benchmark.title}, {len(dataset)} '
-          'images:')
-    result = benchmark.evaluate(model, iterator, hook=ProgressHook(len(dataset)))
-    print()
-    for name, value in benchmark.summarize(result).items():
-        print(f'{name}: {value}')
-    return result
+    return _evaluation.run_benchmark(benchmark, model, args)
 
 
 def main(argv=None) -> dict:
