@@ -82,6 +82,12 @@ def using_config(name: str, value: Any, config: LocalConfig = config) -> Iterato
             setattr(config, name, old)
 
 
+def thread_settings(config: LocalConfig = config) -> dict[str, Any]:
+    """The settings this thread made (by :func:`using_config` or assignment), not those it
+    reads from the global configuration: what work handed to another thread must run with."""
+    return dict(vars(config._local))
+
+
 def no_backprop_mode() -> contextlib.AbstractContextManager:
     """Function applications inside the block record no graph (``enable_backprop=False``)."""
     return using_config('enable_backprop', False)

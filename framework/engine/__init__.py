@@ -37,10 +37,12 @@ import weakref
 from framework import backend
 from framework.engine.base import Engine, Operator, RunContext, Var
 from framework.engine.naive import NaiveEngine
+from framework.engine.parallel import parallel_map, parallel_slices
 from framework.engine.threaded import ThreadedEngine
 
 __all__ = ['Engine', 'NaiveEngine', 'Operator', 'RunContext', 'ThreadedEngine', 'Var',
-           'get_engine', 'random_var']
+           'get_engine', 'parallel_map', 'parallel_slices',
+           'random_var']
 
 _KINDS = {'naive': NaiveEngine, 'threaded': ThreadedEngine}
 _engine: Engine | None = None

@@ -279,6 +279,11 @@ class Engine:
             self._stop()
         self._raise_failures()
 
+    def in_function(self) -> bool:
+        """Whether the calling thread is running a function pushed to this engine (where a
+        wait would wait for itself)."""
+        return bool(getattr(self._local, 'depth', 0))
+
     # --- for subclasses -------------------------------------------------------------------
 
     def _enqueue(self, block: Block) -> None:
@@ -463,7 +468,7 @@ class Engine:
         return priority
 
     def _check_not_inside(self, where) -> None:
-        if getattr(self._local, 'depth', 0):
+        if self.in_function():
             raise RuntimeError(f'{where} cannot be called inside a function run by the '
                                'engine: it would wait for itself')
 
