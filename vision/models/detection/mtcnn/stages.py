@@ -6,13 +6,21 @@ from __future__ import annotations
 import numpy
 
 from framework import backend
+from framework.engine import parallel_map, parallel_slices
 from vision.models.detection.mtcnn.bbox_regression import cell_bbox, regress_bbox, square_bbox
 from vision.models.detection.mtcnn.crops import crop_windows, resample_crops
-from vision.models.detection.mtcnn.image_pyramid import level_size, pyramid_scales, scan_level
+from vision.models.detection.mtcnn.image_pyramid import (
+    join_bands,
+    level_bands,
+    level_size,
+    pyramid_scales,
+    scan_band,
+)
 from vision.models.detection.mtcnn.suppression import suppress_by_iou, suppress_by_min_area
 
-# Crops fed to R-Net or O-Net at once (facenet-pytorch's batch size).
-_CROP_BATCH = 512
+# Crops fed to R-Net or O-Net at once (facenet-pytorch feeds 512): small enough for several
+# batches to run side by side and for a batch's activations to stay near the caches.
+_CROP_BATCH = 128
 
 
 def propose(pnet, table, min_size: float, factor: float, thresh: float):
@@ -31,17 +39,26 @@ def propose(pnet, table, min_size: float, factor: float, thresh: float):
     """
     xp = backend.get_array_module(table)
     height, width = table.shape[1] - 1, table.shape[2] - 1
-    bboxes, scores, offsets = [], [], []
-    for scale in pyramid_scales(height, width, min_size, factor):
-        y, x, score, offset = scan_level(pnet, table, level_size(height, width, scale), thresh)
-        bbox = cell_bbox(y, x, scale)
+    device = backend.get_device_from_array(table)
+    scales = pyramid_scales(height, width, min_size, factor)
+    sizes = [level_size(height, width, scale) for scale in scales]
+    # The bands of every level side by side (the first level is half the work, so levels
+    # alone would not share it out), then each level's suppression.
+    bands = [(level, band) for level, size in enumerate(sizes) for band in level_bands(size)]
+    found = parallel_map(
+        lambda unit: scan_band(pnet, table, sizes[unit[0]], unit[1], thresh), bands, device)
+
+    def suppress(level):
+        y, x, score, offset = join_bands(
+            [cells for (owner, _), cells in zip(bands, found) if owner == level])
+        bbox = cell_bbox(y, x, scales[level])
         keep = suppress_by_iou(bbox, score, 0.5)
-        bboxes.append(bbox[keep])
-        scores.append(score[keep])
-        offsets.append(offset[keep])
-    if not bboxes:
+        return bbox[keep], score[keep], offset[keep]
+
+    levels = [suppress(level) for level in range(len(scales))]
+    if not levels:
         return xp.zeros((0, 4), dtype=numpy.float32)
-    bbox, score, offset = (xp.concatenate(part) for part in (bboxes, scores, offsets))
+    bbox, score, offset = (xp.concatenate(part) for part in zip(*levels))
     keep = suppress_by_iou(bbox, score, 0.7)
     return square_bbox(regress_bbox(bbox[keep], offset[keep], inclusive=False))
 
@@ -53,11 +70,14 @@ def _crop_boxes(table, bbox):
 
 
 def _run_on_crops(net, table, window, size: int) -> list:
-    """The outputs (arrays) of ``net`` on the crops, resampled to ``size``, in batches."""
-    outputs = []
-    for start in range(0, len(window), _CROP_BATCH):
-        crops = resample_crops(table, window[start:start + _CROP_BATCH], size)
-        outputs.append([y.array for y in net.infer(crops)])
+    """The outputs (arrays) of ``net`` on the crops, resampled to ``size``, in batches side
+    by side."""
+    def run(batch):
+        crops = resample_crops(table, window[batch], size)
+        return [y.array for y in net.infer(crops)]
+
+    outputs = parallel_map(run, parallel_slices(len(window), _CROP_BATCH),
+                           backend.get_device_from_array(table))
     xp = backend.get_array_module(table)
     return [xp.concatenate(part) for part in zip(*outputs)]
 

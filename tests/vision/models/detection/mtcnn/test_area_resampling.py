@@ -31,6 +31,23 @@ def test_summed_area_table_sums_the_top_left_rectangles():
             numpy.testing.assert_array_equal(table[:, y, x], img[:, :y, :x].sum(axis=(1, 2)))
 
 
+@pytest.mark.parametrize('workers', [1, 2, 3])
+def test_summed_area_table_in_bands_is_exact(monkeypatch, workers):
+    # The rows are cumulated in one band per worker; integer images sum exactly whatever
+    # the split.
+    import framework.engine
+    engine = framework.engine.ThreadedEngine(num_cpu_workers=workers)
+    monkeypatch.setattr(framework.engine, '_engine', engine)
+    try:
+        img = numpy.random.RandomState(3).randint(0, 256, (3, 41, 37)).astype(numpy.float32)
+        table = summed_area_table(img)
+    finally:
+        engine.shutdown()
+    expected = numpy.zeros((3, 42, 38))
+    expected[:, 1:, 1:] = img.astype(numpy.float64).cumsum(axis=1).cumsum(axis=2)
+    numpy.testing.assert_array_equal(table, expected)
+
+
 @pytest.mark.parametrize('length, n_out', [(10, 3), (7, 7), (5, 12), (600, 361), (13, 1)])
 def test_area_windows_are_adaptive_pooling_windows(length, n_out):
     begin, end = area_windows(numpy.array([4]), numpy.array([length]), n_out)

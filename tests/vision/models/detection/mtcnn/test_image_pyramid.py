@@ -9,7 +9,12 @@ from vision.models.detection.mtcnn.area_resampling import (
     summed_area_table,
     window_means,
 )
-from vision.models.detection.mtcnn.image_pyramid import level_size, pyramid_scales, scan_level
+from vision.models.detection.mtcnn.image_pyramid import (
+    level_bands,
+    level_size,
+    pyramid_scales,
+    scan_level,
+)
 
 
 def test_pyramid_scales_go_down_by_factor_to_12_pixels():
@@ -59,3 +64,18 @@ def test_scan_level_keeps_the_cells_at_or_above_the_threshold():
         _, _, score, _ = scan_level(pnet, table, (50, 50), thresh)
     assert len(score) == (every_score >= numpy.float32(thresh)).sum()
     assert (score >= numpy.float32(thresh)).all()
+
+
+@pytest.mark.parametrize('size, band_pixels', [((12, 12), 1 << 18), ((361, 308), 1 << 18),
+                                               ((649, 1153), 1 << 18), ((64, 51), 3 * 51)])
+def test_level_bands_cover_the_output_rows_within_the_pixel_bound(monkeypatch, size,
+                                                                   band_pixels):
+    monkeypatch.setattr(image_pyramid, '_BAND_PIXELS', band_pixels)
+    bands = level_bands(size)
+    n_out = -(-(size[0] - 2) // 2) - 4
+    assert bands[0][0] == 0 and bands[-1][1] == n_out
+    assert all(last == first for (_, last), (first, _) in zip(bands[:-1], bands[1:]))
+    for first, last in bands:
+        assert last > first
+        read = min(2 * last + 10, size[0]) - 2 * first
+        assert read * size[1] <= max(band_pixels, 12 * size[1])

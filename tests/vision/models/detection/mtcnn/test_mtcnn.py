@@ -99,6 +99,30 @@ def test_an_npz_file_loads(tmp_path):
         numpy.testing.assert_array_equal(param.array, other.array, err_msg=name)
 
 
+def test_predict_side_by_side_equals_predict_on_one_thread(monkeypatch):
+    # The pyramid's bands, the crops' batches and the table's rows run on the engine's
+    # workers; with one worker they run in turn, with the same results (up to rounding:
+    # the crops' batches differ in size).
+    import framework.engine
+    from vision.models.detection.mtcnn import image_pyramid, stages
+    monkeypatch.setattr(image_pyramid, '_BAND_PIXELS', 1 << 10)
+    monkeypatch.setattr(stages, '_CROP_BATCH', 16)
+    model = random_model(thresholds=(0.3, 0.3, 0.3))
+    imgs = [image((3, 90, 120), 4)]
+    results = {}
+    for workers in (1, 3):
+        engine = framework.engine.ThreadedEngine(num_cpu_workers=workers)
+        monkeypatch.setattr(framework.engine, '_engine', engine)
+        try:
+            results[workers] = model.predict(imgs)
+        finally:
+            engine.shutdown()
+    assert len(results[1][0][0]) > 16
+    for one, several in zip(results[1], results[3]):
+        assert one[0].shape == several[0].shape and one[0].dtype == several[0].dtype
+        numpy.testing.assert_allclose(one[0], several[0], rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.slow
 def test_a_20_megapixel_photo_keeps_memory_bounded():
     # Three times the image's float32 bytes: the summed-area table takes two (float64), the
