@@ -35,7 +35,8 @@ class CompiledFunction:
     the function under ``train=False`` without backpropagation, optimizes the graph and plans
     its memory; later calls with that signature only run the plan. It returns what the
     function returns (a Variable, or a tuple, list or dict of them), as Variables that are not
-    part of any graph. Calls from several threads run one at a time.
+    part of any graph. Calls from several threads run at the same time, each on memory of its
+    own (a signature keeps one executor per call that ran at once).
 
     Parameters and other arrays the function reads are constants of the graph, some of them
     combined when it is traced (a batch normalization's into the filters of the convolution
@@ -52,9 +53,9 @@ class CompiledFunction:
             raise ValueError(f'max_graphs must be a positive int, but got {max_graphs!r}')
         self.fn = fn
         self.max_graphs = max_graphs
-        self._executors: collections.OrderedDict[tuple, tuple[Executor, Structure]] = (
+        self._signatures: collections.OrderedDict[tuple, _Signature] = (
             collections.OrderedDict())
-        self._lock = threading.Lock()  # an executor's memory serves one call at a time
+        self._lock = threading.Lock()
 
     def __getstate__(self):
         # Copies and pickles keep the function; they trace again when first called.
@@ -66,17 +67,19 @@ class CompiledFunction:
     def _signature(self, arrays) -> tuple:
         return tuple((a.shape, a.dtype.str, backend.get_device_from_array(a)) for a in arrays)
 
-    def _executor(self, arrays) -> tuple[Executor, Structure]:
+    def _entry(self, arrays) -> _Signature:
+        """What the signature of ``arrays`` runs, traced and planned if new (called with the
+        lock held)."""
         key = self._signature(arrays)
-        entry = self._executors.get(key)
+        entry = self._signatures.get(key)
         if entry is None:
             graph, structure = self._trace(arrays)
             optimize(graph)
-            entry = self._executors[key] = (Executor(graph), structure)
-            if len(self._executors) > self.max_graphs:
-                self._executors.popitem(last=False)
+            entry = self._signatures[key] = _Signature(Executor(graph), structure)
+            if len(self._signatures) > self.max_graphs:
+                self._signatures.popitem(last=False)
         else:
-            self._executors.move_to_end(key)
+            self._signatures.move_to_end(key)
         return entry
 
     def _trace(self, arrays):
@@ -86,13 +89,13 @@ class CompiledFunction:
     def graph(self, *inputs) -> Graph:
         """The optimized graph that runs for inputs like these."""
         with self._lock:
-            return self._executor([_array(x) for x in inputs])[0].graph
+            return self._entry([_array(x) for x in inputs]).first.graph
 
     def reset(self) -> None:
         """Forgets every traced graph: the next calls trace again (with the current
         parameters)."""
         with self._lock:
-            self._executors.clear()
+            self._signatures.clear()
 
     def __call__(self, *inputs):
         if function_node.tracer_of_this_thread() is not None:
@@ -104,10 +107,29 @@ class CompiledFunction:
                 raise TypeError(f'input {i} must be an array or a Variable, '
                                 f'got {type(a).__name__}')
         with self._lock:
-            executor, structure = self._executor(arrays)
+            entry = self._entry(arrays)
+            executor = entry.idle.pop() if entry.idle else None
+        if executor is None:
+            executor = entry.first.copy()
+        try:
             results = executor(*arrays)
+        finally:
+            with self._lock:
+                entry.idle.append(executor)
         outputs = [Variable(y, requires_grad=False) for y in results]
-        return structure.unflatten(outputs)
+        return entry.structure.unflatten(outputs)
+
+
+class _Signature:
+    """What one input signature runs: its first executor (whose graph and plan the others
+    copy), the executors no call is using, and the structure of the function's outputs."""
+
+    __slots__ = ('first', 'idle', 'structure')
+
+    def __init__(self, first: Executor, structure: Structure):
+        self.first = first
+        self.idle = [first]
+        self.structure = structure
 
 
 def _array(x):

@@ -13,7 +13,8 @@ class Executor:
 
     The blocks and workspaces of its memory plan are allocated here, once; each call writes
     the planned values into them and allocates only the graph's outputs (and what nodes run
-    as they are allocate), so calls are not thread-safe: use one executor per thread.
+    as they are allocate), so calls are not thread-safe: use one executor per thread
+    (:meth:`copy` makes another).
 
     Args:
         graph (Graph): the graph, not changed afterwards.
@@ -21,10 +22,22 @@ class Executor:
 
     def __init__(self, graph: Graph):
         self.graph = graph
-        self.plan = plan = plan_memory(graph)
-        xp = graph.xp
+        self.plan = plan_memory(graph)
         for op in graph.ops:
             op.prepare(graph)
+        self._allocate()
+
+    def copy(self) -> Executor:
+        """Another executor of the same graph and plan, with memory of its own: for a call in
+        another thread at the same time."""
+        other = object.__new__(Executor)
+        other.graph, other.plan = self.graph, self.plan
+        other._allocate()
+        return other
+
+    def _allocate(self) -> None:
+        graph, plan = self.graph, self.plan
+        xp = graph.xp
         blocks = [xp.empty(size, numpy.uint8) for size in plan.block_sizes]
         self._workspace = {name: xp.empty(size, numpy.uint8)
                            for name, size in plan.workspace.items() if size}

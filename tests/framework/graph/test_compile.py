@@ -424,6 +424,39 @@ def test_calls_from_several_threads_get_their_own_results(eager):
         numpy.testing.assert_allclose(actual, e, rtol=1e-5, atol=1e-6)
 
 
+def test_calls_of_one_signature_run_at_once_each_on_memory_of_its_own(eager):
+    # Each call waits inside the graph's convolution until the other has come in: with one
+    # executor at a time the barrier would time out.
+    barrier = threading.Barrier(2, timeout=5)
+    conv = L.Convolution2D(3, 4, 3, pad=1)
+    fast = graph.compile(lambda x: F.relu(conv(x)))
+    inputs = [_input((1, 3, 6, 6), seed=seed) for seed in range(2)]
+    fast(inputs[0])
+    op = next(op for op in fast.graph(inputs[0]).ops if isinstance(op, ops.Conv2D))
+    run = op.run
+
+    def waiting_run(*args):
+        result = run(*args)
+        barrier.wait()
+        return result
+
+    op.run = waiting_run
+    results = [None, None]
+
+    def work(i):
+        results[i] = fast(inputs[i]).array.copy()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for actual, x in zip(results, inputs):
+        numpy.testing.assert_allclose(actual, eager(lambda x: F.relu(conv(x)), x).array,
+                                      rtol=1e-5, atol=1e-6)
+    assert len(fast._signatures) == 1 and len(fast._signatures.popitem()[1].idle) == 2
+
+
 def test_the_least_recently_used_graphs_beyond_max_graphs_are_dropped(eager):
     conv = L.Convolution2D(3, 4, 3)
     fast = graph.compile(conv, max_graphs=2)
@@ -433,7 +466,7 @@ def test_the_least_recently_used_graphs_beyond_max_graphs_are_dropped(eager):
         numpy.testing.assert_allclose(fast(x).array, eager(conv, x).array, rtol=1e-5,
                                       atol=1e-6)
     # 6x6 was the least recently used when 7x7 came.
-    assert [key[0][0] for key in fast._executors] == [(1, 3, 5, 5), (1, 3, 7, 7)]
+    assert [key[0][0] for key in fast._signatures] == [(1, 3, 5, 5), (1, 3, 7, 7)]
 
 
 @pytest.mark.parametrize('max_graphs', [0, -1, 1.5, True])
@@ -449,7 +482,7 @@ def test_copies_and_pickles_trace_again(eager):
     x = _input((1, 3, 5, 5))
     fast(x)
     for other in (copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))):
-        assert other.max_graphs == 3 and not other._executors
+        assert other.max_graphs == 3 and not other._signatures
         numpy.testing.assert_allclose(other(x).array, eager(other.fn, x).array, rtol=1e-5,
                                       atol=1e-6)
-        assert len(other._executors) == 1
+        assert len(other._signatures) == 1

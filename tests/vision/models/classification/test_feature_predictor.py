@@ -182,7 +182,7 @@ def test_hybridized_predict_is_the_eager_predict(crop):
     actual = model.predict(imgs, crop=crop)
     numpy.testing.assert_allclose(numpy.stack(actual), numpy.stack(expected), rtol=1e-4,
                                   atol=1e-6)
-    assert len(model._static_graph._executors) == 1
+    assert len(model._static_graph._signatures) == 1
 
 
 def test_hybridize_again_after_changing_the_parameters():
