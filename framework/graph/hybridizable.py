@@ -28,6 +28,9 @@ class Hybridizable:
     #: ``vision`` command hybridize by default where it does). A graph is traced per input
     #: shape, so it does not pay where the shapes seldom repeat.
     hybridize_by_default = True
+    #: How many input signatures keep their graph (and its memory) once hybridized: see
+    #: :class:`~framework.graph.CompiledFunction`.
+    max_graphs = 8
 
     def hybridize(self, active: bool = True) -> None:
         """Makes :meth:`infer` (and so ``predict``) run as a static graph, here and in every
@@ -44,7 +47,8 @@ class Hybridizable:
         links = self.links() if hasattr(self, 'links') else (self,)
         for link in links:
             if isinstance(link, Hybridizable):
-                link._static_graph = compile(link.hybridized_link()) if active else None
+                link._static_graph = (compile(link.hybridized_link(), link.max_graphs) if active
+                                      else None)
 
     def hybridized_link(self):
         """The link that :meth:`infer` runs (``self``; a wrapper returns what it wraps)."""

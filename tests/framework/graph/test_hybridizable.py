@@ -110,3 +110,16 @@ def test_a_wrapper_compiles_what_it_wraps():
     wrapper.hybridize()
     assert wrapper._static_graph.fn is net
     numpy.testing.assert_allclose(wrapper.infer(_x()).array, eager, rtol=1e-5, atol=1e-6)
+
+
+def test_a_link_says_how_many_signatures_keep_their_graph():
+    class ManyShapes(Net):
+        max_graphs = 3
+
+    model = Cascade()
+    model.second = None
+    with model.init_scope():
+        model.second = ManyShapes()
+    model.hybridize()
+    assert model.first._static_graph.max_graphs == Hybridizable.max_graphs == 8
+    assert model.second._static_graph.max_graphs == 3

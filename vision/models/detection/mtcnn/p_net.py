@@ -19,6 +19,10 @@ class PNet(Hybridizable, Chain):
         initialW: the initializer of the filters; None for LeCunNormal.
     """
 
+    # An image's pyramid gives a signature per level and band height: about 15 for a
+    # 1920x1080 photo, which must all keep their graphs for a hybridized predict to repeat.
+    max_graphs = 32
+
     def __init__(self, initialW=None):
         super().__init__()
         with self.init_scope():

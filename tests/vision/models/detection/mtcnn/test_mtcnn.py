@@ -147,3 +147,22 @@ def test_hybridized_nets_predict_as_the_eager_ones():
     assert all(net._static_graph is not None for net in (model.pnet, model.rnet, model.onet))
     for actual, expected in zip(model.predict(imgs), eager):
         numpy.testing.assert_allclose(actual[0], expected[0], rtol=1e-4, atol=1e-4)
+
+
+def test_a_hybridized_pnet_keeps_the_graphs_of_a_photos_pyramid(monkeypatch):
+    # Predicting the same size again traces nothing: every band of every level keeps its
+    # graph (a 1920x1080 photo has about 15).
+    from framework.graph.compile import CompiledFunction
+    from vision.models.detection.mtcnn import image_pyramid
+    monkeypatch.setattr(image_pyramid, '_BAND_PIXELS', 1 << 11)
+    model = random_model(thresholds=(1, 1, 1))
+    model.hybridize()
+    img = image((3, 200, 150))
+    model.predict([img])
+    assert len(model.pnet._static_graph._signatures) > 8
+    traces = []
+    trace = CompiledFunction._trace
+    monkeypatch.setattr(CompiledFunction, '_trace',
+                        lambda self, arrays: traces.append(1) or trace(self, arrays))
+    model.predict([img])
+    assert traces == []
