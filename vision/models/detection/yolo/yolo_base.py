@@ -57,26 +57,43 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
         return self.extractor.insize
 
     def _set_default_bbox(self, grids, anchors) -> None:
-        """The boxes the outputs are relative to, in the order of the outputs: for each map,
-        each cell (row-major), each anchor.
+        """Sets the boxes the outputs are relative to at ``insize`` (:meth:`default_bbox`).
 
         Args:
-            grids (sequence of int): the side of each output map.
+            grids (sequence of int): the side of each output map at ``insize``.
             anchors (sequence of sequences of ``(height, width)``): the anchors of each map,
                 in cells if ``_anchors_in_cells`` (YOLOv2), else in input pixels (YOLOv3).
         """
+        self._strides = tuple(self.insize // grid for grid in grids)
+        self._map_anchors = tuple(numpy.asarray(a, numpy.float32).reshape(-1, 2)
+                                  for a in anchors)
+        self._default_bbox, self._step = self.default_bbox()
+
+    def grids(self, insize: int | None = None) -> tuple[int, ...]:
+        """The side of each output map for inputs of side ``insize`` (the model's when
+        None)."""
+        insize = self.insize if insize is None else insize
+        return tuple(insize // stride for stride in self._strides)
+
+    def default_bbox(self, insize: int | None = None) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """The boxes the outputs are relative to, for inputs of side ``insize`` (the model's
+        when None; the network takes any multiple of 32, as multi-scale training feeds it), in
+        the order of the outputs: for each map, each cell (row-major), each anchor.
+
+        Returns:
+            tuple: float32 ``(K, 4)`` ``(y, x, height, width)``, the cell's corner in cells and
+            the anchor's size, and float32 ``(K,)`` the side of each box's cell in pixels.
+        """
         default_bbox, step = [], []
-        for grid, grid_anchors in zip(grids, anchors):
-            grid_anchors = numpy.asarray(grid_anchors, numpy.float32).reshape(-1, 2)
+        for grid, grid_anchors, stride in zip(self.grids(insize), self._map_anchors,
+                                              self._strides):
             v, u = numpy.meshgrid(numpy.arange(grid), numpy.arange(grid), indexing='ij')
             cells = numpy.stack((v.ravel(), u.ravel()), axis=1).astype(numpy.float32)
             default_bbox.append(numpy.concatenate(
                 (numpy.repeat(cells, len(grid_anchors), axis=0),
                  numpy.tile(grid_anchors, (len(cells), 1))), axis=1))
-            step.append(numpy.full(len(cells) * len(grid_anchors), self.insize / grid,
-                                   numpy.float32))
-        self._default_bbox = numpy.concatenate(default_bbox)
-        self._step = numpy.concatenate(step)
+            step.append(numpy.full(len(cells) * len(grid_anchors), stride, numpy.float32))
+        return numpy.concatenate(default_bbox), numpy.concatenate(step)
 
     def _resolve_n_fg_class(self, weights, body, head_channels) -> None:
         """Sets ``n_fg_class``: the resolved one, or the one a Darknet file's length fixes.
@@ -109,20 +126,25 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
         """The class probabilities of the boxes from their ``conf``, ``(K, n_fg_class)``."""
         raise NotImplementedError
 
-    def decode_bbox(self, loc):
+    def decode_bbox(self, loc, insize: int | None = None):
         """The boxes that the offsets of :meth:`forward` give (ChainerCV's decoding, in its
         order of operations): the centre is the cell's corner plus the sigmoid of the offset,
         in cells; the size is the anchor's times the exponential of the offset.
 
         Args:
             loc (array): float32 ``(K, 4)``, ``(dy, dx, dh, dw)``.
+            insize (int): the side of the inputs ``loc`` comes from; the model's when None.
 
         Returns:
             array: float32 ``(K, 4)``, ``(y_min, x_min, y_max, x_max)`` in input pixels.
         """
         xp = backend.get_array_module(loc)
-        default_bbox = xp.asarray(self._default_bbox)
-        step = xp.asarray(self._step)[:, None]
+        if insize is None or insize == self.insize:
+            default_bbox, step = self._default_bbox, self._step
+        else:
+            default_bbox, step = self.default_bbox(insize)
+        default_bbox = xp.asarray(default_bbox)
+        step = xp.asarray(step)[:, None]
         centre = default_bbox[:, :2] + 1 / (1 + xp.exp(-loc[:, :2]))
         if not self._anchors_in_cells:
             centre *= step

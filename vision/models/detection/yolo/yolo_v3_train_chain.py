@@ -25,6 +25,10 @@ class YOLOv3TrainChain(Chain):
     are summed over the boxes and averaged over the images; each is reported (``loc_loss``,
     ``obj_loss``, ``conf_loss``, ``loss``).
 
+    The images of a batch may have any side that is a multiple of 32 (``insize`` is that
+    side): multi-scale training (YOLOv3's, GluonCV's) feeds batches of different sides, whose
+    maps and default boxes :meth:`~vision.models.YOLOv3.default_bbox` gives.
+
     Args:
         model (YOLOv3): the model trained.
         ignore_thresh (float): the IoU with a ground-truth box above which a box that is not
@@ -49,17 +53,23 @@ class YOLOv3TrainChain(Chain):
         Returns:
             Variable: the float32 scalar loss.
         """
+        insize = imgs.shape[-1]
+        if imgs.ndim != 4 or imgs.shape[2] != insize or insize % 32:
+            raise ValueError(f'YOLOv3TrainChain: imgs must be (B, 3, S, S) with S a multiple '
+                             f'of 32, but got the shape {tuple(imgs.shape)}')
         locs, objs, confs = self.model(imgs)
-        targets = self.targets(locs.array, bboxes, labels)
+        targets = self.targets(locs.array, bboxes, labels, insize)
         return self.loss(locs, objs, confs, *targets)
 
-    def targets(self, locs, bboxes, labels) -> tuple:
+    def targets(self, locs, bboxes, labels, insize: int | None = None) -> tuple:
         """The targets of the outputs of a batch.
 
         Args:
             locs (array): float32 ``(B, K, 4)``, the offsets the model gave (for the boxes to
                 leave out of the objectness loss).
             bboxes, labels: as :meth:`forward` takes them.
+            insize (int): the side of the images (multi-scale training feeds several); the
+                model's ``insize`` when None.
 
         Returns:
             tuple of four numpy arrays: ``gt_locs``, float32 ``(B, K, 4)``, the offsets of
@@ -77,8 +87,12 @@ class YOLOv3TrainChain(Chain):
         if len(bboxes) != B or len(labels) != B:
             raise ValueError(f'YOLOv3TrainChain: bboxes and labels must hold one entry per '
                              f'image ({B}), but got {len(bboxes)} and {len(labels)}')
-        default_bbox, step = model._default_bbox, model._step
-        anchors, first = _anchors(model)
+        insize = model.insize if insize is None else insize
+        default_bbox, step = model.default_bbox(insize)
+        if len(default_bbox) != K:
+            raise ValueError(f'YOLOv3TrainChain: locs has {K} boxes, but inputs of side '
+                             f'{insize} have {len(default_bbox)}')
+        anchors, first = _anchors(model, insize)
         gt_locs = numpy.zeros((B, K, 4), numpy.float32)
         weights = numpy.zeros((B, K), numpy.float32)
         gt_objs = numpy.zeros((B, K), numpy.int32)
@@ -88,7 +102,7 @@ class YOLOv3TrainChain(Chain):
             label = numpy.asarray(backend.to_cpu(labels[b])).reshape(-1)
             if not len(bbox):
                 continue
-            iou = bbox_iou(model.decode_bbox(locs[b]), bbox)
+            iou = bbox_iou(model.decode_bbox(locs[b], insize), bbox)
             gt_objs[b, iou.max(axis=1) > self.ignore_thresh] = -1
             size = bbox[:, 2:] - bbox[:, :2]
             centre = bbox[:, :2] + size / 2
@@ -98,12 +112,12 @@ class YOLOv3TrainChain(Chain):
             for r, k in enumerate(best):
                 offset, anchor = first[k]
                 s = step[offset]
-                grid = int(round(model.insize / s))
+                grid = int(round(insize / s))
                 v, u = numpy.clip((centre[r] // s).astype(int), 0, grid - 1)
                 i = offset + (v * grid + u) * model._n_anchors + anchor
                 gt_locs[b, i, :2] = centre[r] / s - default_bbox[i, :2]
                 gt_locs[b, i, 2:] = numpy.log(size[r] / default_bbox[i, 2:])
-                weights[b, i] = 2 - size[r].prod() / model.insize ** 2
+                weights[b, i] = 2 - size[r].prod() / insize ** 2
                 gt_objs[b, i] = 1
                 gt_confs[b, i] = 0
                 gt_confs[b, i, label[r]] = 1
@@ -131,12 +145,13 @@ class YOLOv3TrainChain(Chain):
         return loss
 
 
-def _anchors(model) -> tuple[numpy.ndarray, list[tuple[int, int]]]:
+def _anchors(model, insize: int) -> tuple[numpy.ndarray, list[tuple[int, int]]]:
     """The anchors of every map, ``(A, 2)`` float32 ``(height, width)`` in pixels, and for
-    each the index of the first box of its map and its index among the map's anchors."""
+    each the index of the first box of its map (for inputs of side ``insize``) and its index
+    among the map's anchors."""
     anchors, first = [], []
     offset = 0
-    for grid, grid_anchors in zip(model.extractor.grids, model._anchors):
+    for grid, grid_anchors in zip(model.grids(insize), model._anchors):
         for a, anchor in enumerate(grid_anchors):
             anchors.append(anchor)
             first.append((offset, a))

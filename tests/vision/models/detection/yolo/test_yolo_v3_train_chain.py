@@ -96,3 +96,52 @@ def test_a_few_steps_lower_the_loss(chain):
         optimizer.update()
         losses.append(float(loss.array))
     assert numpy.isfinite(losses).all() and losses[-1] < losses[0]
+
+
+def test_a_batch_of_another_side_gets_the_targets_of_its_maps(chain):
+    # Multi-scale training: at 96 px the maps are 3x3, 6x6 and 12x12; the tall box, centred at
+    # (25, 40), falls in cell (1, 2) of the 6x6 map, as at 64 px in the 4x4 one.
+    model = chain.model
+    assert model.grids(96) == (3, 6, 12) and model.grids() == (2, 4, 8)
+    locs = numpy.zeros((1, (9 + 36 + 144) * 3, 4), numpy.float32)
+    gt_locs, weights, gt_objs, _ = chain.targets(locs, [BBOX[:1]], [LABEL[:1]], insize=96)
+    tall = 3 * 3 * 3 + (1 * 6 + 2) * 3 + 0
+    assert numpy.nonzero(gt_objs[0] == 1)[0].tolist() == [tall]
+    numpy.testing.assert_allclose(gt_locs[0, tall], [25 / 16 - 1, 40 / 16 - 2, 0, 0],
+                                  atol=1e-6)
+    numpy.testing.assert_allclose(weights[0, tall], 2 - 61 * 30 / 96 ** 2)
+    default_bbox, step = model.default_bbox(96)
+    numpy.testing.assert_array_equal(default_bbox[tall], [1, 2, 61, 30])
+    assert step[tall] == 16
+    # Zero offsets: the anchor centred in its cell.
+    numpy.testing.assert_allclose(model.decode_bbox(locs[0], 96)[tall],
+                                  [24 - 30.5, 40 - 15, 24 + 30.5, 40 + 15])
+
+
+def test_the_model_side_is_the_default(chain):
+    model = chain.model
+    default_bbox, step = model.default_bbox()
+    numpy.testing.assert_array_equal(default_bbox, model.default_bbox(64)[0])
+    locs = numpy.random.RandomState(2).uniform(-1, 1, (len(step), 4)).astype(numpy.float32)
+    numpy.testing.assert_array_equal(model.decode_bbox(locs), model.decode_bbox(locs, 64))
+
+
+def test_multi_scale_batches_train(chain):
+    optimizer = MomentumSGD(lr=1e-3)
+    optimizer.setup(chain)
+    for side in (64, 96, 32):
+        x = numpy.random.RandomState(side).uniform(0, 1, (2, 3, side, side)).astype(
+            numpy.float32)
+        chain.cleargrads()
+        loss = chain(x, [BBOX * side / 64, BBOX[:1] * side / 64], [LABEL, LABEL[:1]])
+        loss.backward()
+        optimizer.update()
+        assert numpy.isfinite(float(loss.array))
+
+
+@pytest.mark.parametrize('shape', [(2, 3, 64, 96), (2, 3, 48, 48), (3, 64, 64)])
+def test_images_must_be_square_of_a_side_multiple_of_32(chain, shape):
+    x = numpy.zeros(shape, numpy.float32)
+    with pytest.raises(ValueError, match=r'imgs must be \(B, 3, S, S\) with S a multiple of '
+                                         r'32, but got the shape'):
+        chain(x, [BBOX] * 2, [LABEL] * 2)
