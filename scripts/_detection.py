@@ -1,6 +1,6 @@
-"""What ``train_ssd.py`` and ``train_faster_rcnn.py`` share: the options, the datasets and
-their checks, the evaluator, and the training loop (that of every training script,
-:mod:`_training`, with the steps of the learning rate and the evaluation of detection).
+"""What ``train_ssd.py``, ``train_faster_rcnn.py`` and ``train_fpn.py`` share: the options, the
+datasets and their checks, the evaluator, and the training loop (that of every training script,
+:mod:`_training`, with the schedule of the learning rate and the evaluation of detection).
 
 ``--dataset`` is ``voc`` (PASCAL VOC, the recipe's years of trainval for training, VOC 2007
 test for the evaluation with its 11-point metric, difficult objects ignored), ``coco`` (MS
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 
 import numpy
 
@@ -34,6 +35,7 @@ from vision.datasets import (
     voc_bbox_label_names,
 )
 from vision.extensions import DetectionCOCOEvaluator, DetectionVOCEvaluator
+from vision.models import get_model
 
 import _training  # isort: skip
 
@@ -56,6 +58,7 @@ class Recipe:
         batchsize (int or None): the images of a batch (of all processes); None for a fixed
             batch of one image per process (no ``--batchsize`` option).
         log_interval (int): the iterations between two entries of the log.
+        dataset (str): the default ``--dataset``, that of the recipe.
     """
 
     models: tuple[str, ...]
@@ -65,12 +68,13 @@ class Recipe:
     lr: float
     batchsize: int | None
     log_interval: int
+    dataset: str = 'voc'
 
 
 def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
-    """Adds the options both scripts have, with the recipe's defaults (those of every
+    """Adds the options the detection scripts have, with the recipe's defaults (those of every
     training script: :func:`_training.add_arguments`)."""
-    parser.add_argument('--dataset', choices=DATASETS, default='voc')
+    parser.add_argument('--dataset', choices=DATASETS, default=recipe.dataset)
     parser.add_argument('--data-dir', default='auto',
                         help="the root of --dataset voc or coco ('auto': downloaded into "
                              '$VISION_HOME/datasets)')
@@ -79,8 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
                         help="the weights the model starts from: a weight of the manifest "
                              "('imagenet' for the extractor) or an NPZ file (default: random)")
     parser.add_argument('--base-channels', type=_training.positive_int,
-                        help="the channels of the extractor's conv1_1, which the other layers "
-                             "follow (the model's default, or its --pretrained-model's)")
+                        help="the channels of the extractor's first convolution (VGG's "
+                             "conv1_1, ResNet's conv1), which the other layers follow (the "
+                             "model's default, or its --pretrained-model's)")
     _training.add_arguments(parser, iteration=recipe.iteration, lr=recipe.lr,
                             batchsize=recipe.batchsize, log_interval=recipe.log_interval,
                             eval_interval_help='at each --step and at the end')
@@ -107,6 +112,33 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     _training.check_arguments(parser, args)
 
 
+def add_size_arguments(parser: argparse.ArgumentParser, min_size: int, max_size: int) -> None:
+    """Adds ``--min-size`` and ``--max-size``, the scaling of the images by a detector's
+    ``prepare`` (the shorter side to ``--min-size`` unless the longer one would pass
+    ``--max-size``), with the model's defaults; :func:`check_size_arguments` checks them."""
+    parser.add_argument('--min-size', type=_training.positive_int, default=min_size,
+                        help=f'the length the shorter side of an image is scaled to ({min_size})')
+    parser.add_argument('--max-size', type=_training.positive_int, default=max_size,
+                        help=f'the most the longer side may then have ({max_size})')
+
+
+def check_size_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Ends the script with one line on stderr (``parser.error``) for a ``--min-size`` above
+    ``--max-size``."""
+    if args.min_size > args.max_size:
+        parser.error(f'--min-size must be at most --max-size ({args.max_size}), but got '
+                     f'{args.min_size}')
+
+
+def start_from_imagenet(args: argparse.Namespace) -> None:
+    """Sets ``--pretrained-model imagenet`` (the extractor's ImageNet weights, ChainerCV's start)
+    where no weights are given on VOC or COCO and the extractor has its published width; on
+    shapes, or with ``--base-channels``, the model starts from random weights."""
+    if args.pretrained_model is None and args.dataset != 'shapes' \
+            and args.base_channels is None:
+        args.pretrained_model = 'imagenet'
+
+
 def model_kwargs(args: argparse.Namespace, n_fg_class: int) -> dict:
     """The constructor arguments of ``--model``: the classes of ``--dataset`` and
     ``--pretrained-model`` or ``--base-channels``."""
@@ -114,6 +146,20 @@ def model_kwargs(args: argparse.Namespace, n_fg_class: int) -> dict:
     if args.base_channels is not None:
         kwargs['base_channels'] = args.base_channels
     return kwargs
+
+
+def create_model(args: argparse.Namespace, prog: str, **kwargs):
+    """``--model`` for the classes of ``--dataset``, of :func:`model_kwargs` and ``kwargs``.
+
+    Raises:
+        SystemExit: the options contradict the weights (a ``--base-channels`` other than
+            that of ``--pretrained-model``, a file of other classes): one line on stderr,
+            ``PROG: error: MESSAGE``, from every process alike.
+    """
+    try:
+        return get_model(args.model)(**kwargs, **model_kwargs(args, len(label_names(args))))
+    except ValueError as error:
+        sys.exit(f'{prog}: error: {error}')
 
 
 def label_names(args: argparse.Namespace) -> tuple[str, ...]:
@@ -220,14 +266,24 @@ def evaluator(args: argparse.Namespace, model, comm):
                                  label_names=names, comm=comm)
 
 
-def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm) -> dict:
+def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm,
+        shift=None) -> dict:
     """Trains ``setup.train_chain`` as the options and the recipe say, then writes
     ``setup.model`` to ``OUT/model.npz``.
 
-    The learning rate starts at ``--lr`` and is divided by ten at each ``--step``
-    (MomentumSGD, momentum 0.9); the model is evaluated at the steps and at the end (or every
-    ``--eval-interval``); the snapshots, the resumption and the MPI processes are those of
-    :func:`_training.make_trainer`.
+    The learning rate (MomentumSGD, momentum 0.9) follows ``shift``, by default ``--lr``
+    divided by ten at each ``--step``; the model is evaluated at the steps and at the end (or
+    every ``--eval-interval``); the snapshots, the resumption and the MPI processes are those
+    of :func:`_training.make_trainer`.
+
+    Args:
+        args: the options.
+        recipe (Recipe): the recipe.
+        setup (_training.Training): the training.
+        comm: the communicator, or None.
+        shift: the extension that sets the learning rate, run every iteration; None for
+            :class:`~framework.training.extensions.MultistepShift` from ``--lr`` by
+            ``--step``.
 
     Returns:
         dict: the last entry of the log (``'iteration'``, ``'main/loss'``,
@@ -235,8 +291,9 @@ def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, com
     """
     trainer = _training.make_trainer(args, setup, train_dataset(args, recipe), comm,
                                      len(label_names(args)))
-    trainer.extend(extensions.MultistepShift('lr', 0.1, args.step, args.lr),
-                   trigger=(1, 'iteration'))
+    if shift is None:
+        shift = extensions.MultistepShift('lr', 0.1, args.step, args.lr)
+    trainer.extend(shift, trigger=(1, 'iteration'))
     setup.model.use_preset('evaluate')
     trainer.extend(evaluator(args, setup.model, comm), trigger=eval_trigger(args))
     if comm is None or comm.rank == 0:

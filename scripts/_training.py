@@ -1,7 +1,7 @@
 """What every training script of the zoo shares (``train_ssd.py``, ``train_faster_rcnn.py``,
-``train_segnet.py``, ``train_pspnet.py``): the options of the run, their checks, the seeds, the
-MPI processes, the trainer with its snapshots, reports and plots, and the one-line end of a run
-whose data a user got wrong.
+``train_fpn.py``, ``train_segnet.py``, ``train_pspnet.py``): the options of the run, their
+checks, the seeds, the MPI processes, the trainer with its snapshots, reports and plots, and the
+one-line end of a run whose data a user got wrong.
 
 The trainer is saved every ``--snapshot-interval`` iterations and at the end in ``--out``; a
 run started again with the same ``--out`` resumes from its last snapshot. With
@@ -25,6 +25,7 @@ import numpy
 
 import framework
 from framework import backend, distributed, iterators, optimizers, serializers, training
+from framework.dataset import concat_examples
 from framework.datasets import TransformDataset
 from framework.training import extensions
 
@@ -62,6 +63,9 @@ class Training:
         loss_keys (tuple of str): the parts of the loss to print beside ``main/loss``.
         setup_hooks (callable): ``setup_hooks(train_chain)`` adds the recipe's optimizer
             hooks after the optimizer's setup.
+        converter (callable): a batch of transformed samples to the train chain's inputs
+            (the updater's ``converter``); :func:`~framework.dataset.concat_examples` by
+            default, which stacks them.
     """
 
     model: object
@@ -70,6 +74,7 @@ class Training:
     batch_size: int
     loss_keys: tuple[str, ...]
     setup_hooks: object
+    converter: object = concat_examples
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, iteration: int | None, lr: float,
@@ -194,7 +199,8 @@ def make_trainer(args: argparse.Namespace, setup: Training, train, comm, n_class
     Args:
         args: the options.
         setup (Training): the model, its train chain (moved to ``--device``), the transform
-            of the samples, the batch of this process and the optimizer's hooks.
+            of the samples, the batch of this process, the optimizer's hooks and the
+            converter of the batches.
         train: the whole training set (split among the processes under MPI).
         comm: the communicator, or None.
         n_class (int): the classes, for the line printed.
@@ -215,7 +221,8 @@ def make_trainer(args: argparse.Namespace, setup: Training, train, comm, n_class
         optimizer = distributed.create_multi_node_optimizer(optimizer, comm)
     optimizer.setup(setup.train_chain)
     setup.setup_hooks(setup.train_chain)
-    updater = training.StandardUpdater(train_iter, optimizer, device=device)
+    updater = training.StandardUpdater(train_iter, optimizer, converter=setup.converter,
+                                       device=device)
     trainer = training.Trainer(updater, (args.iteration, 'iteration'), out=args.out)
     # Every process loads rank 0's last snapshot; only rank 0 writes them.
     trainer.extend(extensions.snapshot(n_retains=1, autoload=True, condition=lambda: is_root),
