@@ -1,5 +1,6 @@
-"""What ``train_ssd.py``, ``train_faster_rcnn.py`` and ``train_fpn.py`` share: the options, the
-datasets and their checks, the evaluator, and the training loop (that of every training script,
+"""What the detection training scripts (``train_ssd.py``, ``train_faster_rcnn.py``,
+``train_fpn.py``, ``train_yolo.py``) share: the options, the datasets and their checks, SSD's
+augmentation, the evaluator, and the training loop (that of every training script,
 :mod:`_training`, with the schedule of the learning rate and the evaluation of detection).
 
 ``--dataset`` is ``voc`` (PASCAL VOC, the recipe's years of trainval for training, VOC 2007
@@ -26,6 +27,7 @@ import numpy
 from framework import iterators
 from framework.datasets import ConcatenatedDataset, DatasetMixin
 from framework.training import extensions, triggers
+from framework.training.extensions import make_shift
 from vision.datasets import (
     COCOBboxDataset,
     ShapesBboxDataset,
@@ -36,6 +38,15 @@ from vision.datasets import (
 )
 from vision.extensions import DetectionCOCOEvaluator, DetectionVOCEvaluator
 from vision.models import get_model
+from vision.transforms import (
+    crop_bbox,
+    flip_bbox,
+    random_crop_with_bbox_constraints,
+    random_distort,
+    random_expand,
+    random_flip,
+    translate_bbox,
+)
 
 import _training  # isort: skip
 
@@ -264,6 +275,81 @@ def evaluator(args: argparse.Namespace, model, comm):
         return DetectionCOCOEvaluator(val_iter, model, label_names=names, comm=comm)
     return DetectionVOCEvaluator(val_iter, model, use_07_metric=args.dataset == 'voc',
                                  label_names=names, comm=comm)
+
+
+def learning_rate(iteration: int, lr: float, steps, warmup: int = 0,
+                  warmup_rate: float = 0.0) -> float:
+    """The learning rate after ``iteration`` updates: over the first ``warmup`` iterations
+    it grows linearly from ``warmup_rate * lr`` to ``lr``
+    (``lr * (warmup_rate + (1 - warmup_rate) * iteration / warmup)``), then it is ``lr``
+    divided by ten at each of ``steps`` that ``iteration`` has reached (a step within the
+    warm-up takes effect after it, as in ChainerCV's FPN recipe).
+
+    Args:
+        iteration (int): the updates done.
+        lr (float): the learning rate after the warm-up.
+        steps (sequence of int): the iterations at which it is divided by ten.
+        warmup (int): the iterations of the warm-up (0: none).
+        warmup_rate (float): the share of ``lr`` the warm-up starts from.
+
+    Returns:
+        float: the learning rate of the next update.
+    """
+    if iteration < warmup:
+        return lr * (warmup_rate + (1 - warmup_rate) * iteration / warmup)
+    return lr * 0.1 ** sum(iteration >= step for step in steps)
+
+
+def lr_shift(args: argparse.Namespace, warmup: int, warmup_rate: float):
+    """The extension that sets the optimizer's learning rate to :func:`learning_rate` of
+    ``--lr`` and ``--step`` with this warm-up, before the training and after every update (a
+    function of the iteration alone, so a resumed run continues the schedule)."""
+    @make_shift('lr')
+    def warmup_and_steps(trainer) -> float:
+        return learning_rate(trainer.updater.iteration, args.lr, args.step, warmup,
+                             warmup_rate)
+    return warmup_and_steps
+
+
+def converter(batch, device=None) -> tuple[list, list, list]:
+    """A batch of samples ``(img, bbox, label)`` as a train chain that takes images of
+    different sizes takes it (ChainerCV's FPN ``converter``): ``(imgs, bboxes, labels)``,
+    three lists, the images not stacked, and left on the CPU (``device`` is ignored: the
+    train chain sends them to its own)."""
+    return tuple(list(column) for column in zip(*batch))
+
+
+def augment(img, bbox, label, fill):
+    """SSD's augmentation of a training sample (Liu et al., 2016; ChainerCV's and GluonCV's
+    SSD and YOLOv3 recipes), but for the resize to the model's input: colour distortion
+    (:func:`~vision.transforms.random_distort`); with probability 1/2, an expansion onto a
+    canvas of up to four times the sides filled with ``fill``
+    (:func:`~vision.transforms.random_expand`); a crop whose overlap with the boxes meets one
+    of SSD's constraints (:func:`~vision.transforms.random_crop_with_bbox_constraints`),
+    keeping the boxes whose centre it holds; a horizontal flip with probability 1/2. The draws
+    come from Python's :mod:`random` and NumPy's global generator, which the loader processes
+    seed for each image.
+
+    Args:
+        img (numpy.ndarray): float32 ``(3, H, W)``, in ``[0, 255]``.
+        bbox (numpy.ndarray): float32 ``(R, 4)``.
+        label (numpy.ndarray): int32 ``(R,)``.
+        fill: the value of the expansion's canvas (a scalar or ``(3, 1, 1)``).
+
+    Returns:
+        tuple: the augmented image ``(3, H', W')``, its boxes and their labels.
+    """
+    img = random_distort(img)
+    if numpy.random.randint(2):
+        img, param = random_expand(img, fill=fill, return_param=True)
+        bbox = translate_bbox(bbox, y_offset=param['y_offset'], x_offset=param['x_offset'])
+    img, param = random_crop_with_bbox_constraints(img, bbox, return_param=True)
+    bbox, param = crop_bbox(bbox, y_slice=param['y_slice'], x_slice=param['x_slice'],
+                            allow_outside_center=False, return_param=True)
+    label = label[param['index']]
+    img, param = random_flip(img, x_random=True, return_param=True)
+    bbox = flip_bbox(bbox, img.shape[1:], x_flip=param['x_flip'])
+    return img, bbox, label
 
 
 def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm,

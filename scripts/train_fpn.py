@@ -1,27 +1,27 @@
 """Train Faster R-CNN FPN ResNet-50 or ResNet-101 with ChainerCV's recipe, on MS COCO, PASCAL VOC
 or synthetic shapes.
 
-The recipe (ChainerCV 0.13's ``examples/fpn/train_multi.py``): MS COCO 2017 train, batches of
-16 images, 90,000 iterations of MomentumSGD (momentum 0.9) from a learning rate of 0.02,
-divided by ten at 60,000 and 80,000, after a warm-up: over the first 500 iterations the rate
-grows linearly from a third of ``--lr`` to ``--lr`` (:func:`learning_rate`); weight decay 1e-4
-on every parameter; the extractor's ``conv1`` and ``res2`` and every batch normalization
-frozen; the loss of :class:`~vision.models.detection.fpn.FasterRCNNFPNTrainChain`. ChainerCV
-scales the learning rate with the batch (``0.02 * batchsize / 16``) and the iterations and
-steps against it (``* 16 / batchsize``); here ``--lr``, ``--iteration`` and ``--step`` are
-what the run uses, so a batch other than 16 gives them by hand. Each training image is flipped
-horizontally with probability 1/2, then scaled as the model's ``prepare`` scales it (the
-shorter side to ``--min-size`` unless the longer one would pass ``--max-size``) with the mean
-subtracted; the images of a batch keep their sizes (:func:`converter`) and the train chain pads
-them together. The model is evaluated at the steps of the learning rate and at the end (COCO's
+The recipe (ChainerCV 0.13's ``examples/fpn/train_multi.py``): MS COCO 2017 train, batches of 16
+images, 90,000 iterations of MomentumSGD (momentum 0.9) from a learning rate of 0.02, divided by
+ten at 60,000 and 80,000, after a warm-up: over the first 500 iterations the rate grows linearly
+from a third of ``--lr`` to ``--lr`` (:func:`_detection.learning_rate`); weight decay 1e-4 on
+every parameter; the extractor's ``conv1`` and ``res2`` and every batch normalization frozen;
+the loss of :class:`~vision.models.detection.fpn.FasterRCNNFPNTrainChain`. ChainerCV scales the
+learning rate with the batch (``0.02 * batchsize / 16``) and the iterations and steps against it
+(``* 16 / batchsize``); here ``--lr``, ``--iteration`` and ``--step`` are what the run uses, so
+a batch other than 16 gives them by hand. Each training image is flipped horizontally with
+probability 1/2, then scaled as the model's ``prepare`` scales it (the shorter side to
+``--min-size`` unless the longer one would pass ``--max-size``) with the mean subtracted; the
+images of a batch keep their sizes (:func:`_detection.converter`) and the train chain pads them
+together. The model is evaluated at the steps of the learning rate and at the end (COCO's
 metrics; VOC, which ChainerCV's recipe does not train on, takes 2007 and 2012 trainval and is
-evaluated on VOC 2007 test by its 11-point mAP). Like ChainerCV the script starts from
-ResNet's ImageNet weights on COCO and VOC (``--pretrained-model imagenet``); on shapes, or with
-``--base-channels``, from random weights, for which the recipe's learning rate is far too
-high: the frozen batch normalizations keep their initial statistics and normalize nothing, so
-the features of a random ResNet reach the thousands. FPN of ``--base-channels 4`` on shapes
-scaled to 128 pixels, batches of 2, gives NaN within 50 iterations from 3e-3, reaches an mAP
-of 0.055 in 800 iterations from 1e-3, and 0.009 in 1000 from 1e-4.
+evaluated on VOC 2007 test by its 11-point mAP). Like ChainerCV the script starts from ResNet's
+ImageNet weights on COCO and VOC (``--pretrained-model imagenet``); on shapes, or with
+``--base-channels``, from random weights, for which the recipe's learning rate is far too high:
+the frozen batch normalizations keep their initial statistics and normalize nothing, so the
+features of a random ResNet reach the thousands. FPN of ``--base-channels 4`` on shapes scaled
+to 128 pixels, batches of 2, gives NaN within 50 iterations from 3e-3, reaches an mAP of 0.055
+in 800 iterations from 1e-3, and 0.009 in 1000 from 1e-4.
 
 The random flips are seeded by ``--seed`` (each loader process seeds them for each image from
 it and the image's number; with ``--loaderjob 0`` the script seeds Python's global generator),
@@ -55,7 +55,6 @@ import numpy
 
 from framework.links import BatchNormalization
 from framework.optimizer_hooks import WeightDecay
-from framework.training.extensions import make_shift
 from vision.models.detection.fpn import FasterRCNNFPNTrainChain
 from vision.transforms import flip_bbox, random_flip, resize
 
@@ -70,37 +69,6 @@ RECIPE = _detection.Recipe(
 WARMUP_ITERATION = 500
 #: The share of ``--lr`` the warm-up starts from.
 WARMUP_RATE = 1 / 3
-
-
-def learning_rate(iteration: int, lr: float, steps) -> float:
-    """The learning rate of the recipe after ``iteration`` updates (ChainerCV's
-    ``lr_schedule``).
-
-    Over the warm-up, the first :data:`WARMUP_ITERATION` iterations, it is
-    ``lr * (1/3 + (2/3) * iteration / 500)``; then ``lr`` divided by ten at each of ``steps``
-    that ``iteration`` has reached (a step within the warm-up takes effect after it).
-
-    Args:
-        iteration (int): the updates done.
-        lr (float): the learning rate after the warm-up.
-        steps (sequence of int): the iterations at which it is divided by ten.
-
-    Returns:
-        float: the learning rate of the next update.
-    """
-    if iteration < WARMUP_ITERATION:
-        return lr * (WARMUP_RATE + (1 - WARMUP_RATE) * iteration / WARMUP_ITERATION)
-    return lr * 0.1 ** sum(iteration >= step for step in steps)
-
-
-def lr_shift(args: argparse.Namespace):
-    """The extension that sets the optimizer's learning rate to :func:`learning_rate` of
-    ``--lr`` and ``--step`` before the training and after every update (a function of the
-    iteration alone, so a resumed run continues the schedule)."""
-    @make_shift('lr')
-    def warmup_and_steps(trainer) -> float:
-        return learning_rate(trainer.updater.iteration, args.lr, args.step)
-    return warmup_and_steps
 
 
 class TrainChain(FasterRCNNFPNTrainChain):
@@ -164,13 +132,6 @@ class Transform:
         return img, (bbox * scale).astype(numpy.float32, copy=False), label
 
 
-def converter(batch, device=None) -> tuple[list, list, list]:
-    """A batch of prepared samples as the train chain takes it (ChainerCV's ``converter``):
-    ``(imgs, bboxes, labels)``, three lists, the images not stacked since their sizes differ,
-    and left on the CPU (``device`` is ignored: the train chain sends them to its own)."""
-    return tuple(list(column) for column in zip(*batch))
-
-
 def setup_hooks(train_chain) -> None:
     """ChainerCV's weight decay, 1e-4 on every parameter, and its frozen layers: the
     extractor's ``conv1`` and ``res2``, and every batch normalization (their statistics stay
@@ -215,9 +176,10 @@ def train(args: argparse.Namespace) -> dict:
         transform=Transform(model), batch_size=batch_size,
         loss_keys=('loss/rpn/loc', 'loss/rpn/conf', 'loss/bbox_head/loc',
                    'loss/bbox_head/conf'),
-        setup_hooks=setup_hooks, converter=converter)
+        setup_hooks=setup_hooks, converter=_detection.converter)
     with _training.dataset_errors_end_the_run('train_fpn.py', comm):
-        return _detection.run(args, RECIPE, setup, comm, shift=lr_shift(args))
+        return _detection.run(args, RECIPE, setup, comm,
+                              shift=_detection.lr_shift(args, WARMUP_ITERATION, WARMUP_RATE))
 
 
 def main(argv=None) -> dict:

@@ -49,17 +49,7 @@ from framework.links import Chain
 from framework.optimizer_hooks import WeightDecay
 from vision.models import get_model
 from vision.models.detection.ssd import GradientScaling, multibox_loss
-from vision.transforms import (
-    crop_bbox,
-    flip_bbox,
-    random_crop_with_bbox_constraints,
-    random_distort,
-    random_expand,
-    random_flip,
-    resize_bbox,
-    resize_with_random_interpolation,
-    translate_bbox,
-)
+from vision.transforms import resize_bbox, resize_with_random_interpolation
 
 import _detection  # isort: skip
 import _training  # isort: skip
@@ -111,13 +101,10 @@ class MultiboxTrainChain(Chain):
 class Transform:
     """SSD's augmentation of a training sample, and its targets.
 
-    In order: colour distortion (:func:`~vision.transforms.random_distort`); with probability
-    1/2, an expansion onto a canvas of up to four times the sides filled with the mean
-    (:func:`~vision.transforms.random_expand`); a crop whose overlap with the boxes meets one
-    of SSD's constraints (:func:`~vision.transforms.random_crop_with_bbox_constraints`),
-    keeping the boxes whose centre it holds; a resize to ``insize`` with a random
-    interpolation; a horizontal flip with probability 1/2. The draws come from Python's
-    :mod:`random` and NumPy's global generator, which the loader processes seed for each image.
+    :func:`_detection.augment` (colour distortion, an expansion onto a canvas filled with the
+    mean, a crop under SSD's constraints, a horizontal flip), then a resize to ``insize`` with
+    a random interpolation. The draws come from Python's :mod:`random` and NumPy's global
+    generator, which the loader processes seed for each image.
 
     Args:
         coder (MultiboxCoder): encodes the boxes as the model's targets.
@@ -133,20 +120,10 @@ class Transform:
     def __call__(self, in_data):
         """``(img, bbox, label)`` to ``(img, mb_loc, mb_label)``: the prepared image
         ``(3, insize, insize)`` and the targets ``(K, 4)`` float32 and ``(K,)`` int32."""
-        img, bbox, label = in_data
-        img = random_distort(img)
-        if numpy.random.randint(2):
-            img, param = random_expand(img, fill=self.mean, return_param=True)
-            bbox = translate_bbox(bbox, y_offset=param['y_offset'], x_offset=param['x_offset'])
-        img, param = random_crop_with_bbox_constraints(img, bbox, return_param=True)
-        bbox, param = crop_bbox(bbox, y_slice=param['y_slice'], x_slice=param['x_slice'],
-                                allow_outside_center=False, return_param=True)
-        label = label[param['index']]
+        img, bbox, label = _detection.augment(*in_data, fill=self.mean)
         size = (self.insize, self.insize)
         bbox = resize_bbox(bbox, img.shape[1:], size)
         img = resize_with_random_interpolation(img, size)
-        img, param = random_flip(img, x_random=True, return_param=True)
-        bbox = flip_bbox(bbox, size, x_flip=param['x_flip'])
         mb_loc, mb_label = self.coder.encode(bbox, label)
         return img - self.mean, mb_loc, mb_label
 

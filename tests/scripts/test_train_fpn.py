@@ -28,16 +28,21 @@ def _model():
     return FasterRCNNFPNResNet50(n_fg_class=4, **_MODEL_KWARGS)
 
 
+def _rate(train_fpn, iteration, lr, steps):
+    return train_fpn._detection.learning_rate(iteration, lr, steps, train_fpn.WARMUP_ITERATION,
+                                              train_fpn.WARMUP_RATE)
+
+
 def test_the_learning_rate_warms_up_from_a_third_then_steps(load_script):
     train_fpn = load_script('train_fpn')
-    rates = [train_fpn.learning_rate(iteration, 0.02, [60000, 80000])
+    rates = [_rate(train_fpn, iteration, 0.02, [60000, 80000])
              for iteration in (0, 250, 499, 500, 59999, 60000, 79999, 80000, 89999)]
     numpy.testing.assert_allclose(
         rates, [0.02 / 3, 0.02 * 2 / 3, 0.02 * (1 / 3 + 2 / 3 * 499 / 500), 0.02, 0.02, 0.002,
                 0.002, 0.0002, 0.0002], rtol=1e-12)
     # A step within the warm-up takes effect after it, as in ChainerCV.
-    assert train_fpn.learning_rate(100, 0.03, [50]) == pytest.approx(0.03 * (1 / 3 + 2 / 3 / 5))
-    assert train_fpn.learning_rate(500, 0.03, [50]) == pytest.approx(0.003)
+    assert _rate(train_fpn, 100, 0.03, [50]) == pytest.approx(0.03 * (1 / 3 + 2 / 3 / 5))
+    assert _rate(train_fpn, 500, 0.03, [50]) == pytest.approx(0.003)
 
 
 def test_the_transform_flips_scales_and_subtracts_the_mean(load_script):
@@ -71,7 +76,7 @@ def test_the_converter_keeps_the_images_of_different_sizes_in_lists(load_script)
               numpy.zeros(1, numpy.int32)),
              (numpy.zeros((3, 6, 2), numpy.float32), numpy.zeros((0, 4), numpy.float32),
               numpy.zeros(0, numpy.int32))]
-    imgs, bboxes, labels = train_fpn.converter(batch, -1)
+    imgs, bboxes, labels = train_fpn._detection.converter(batch, -1)
     assert [type(v) for v in (imgs, bboxes, labels)] == [list, list, list]
     assert [img.shape for img in imgs] == [(3, 4, 5), (3, 6, 2)]
     assert all(a is b[1] for a, b in zip(bboxes, batch))
@@ -179,7 +184,7 @@ def test_a_short_training_logs_the_schedule_and_writes_a_model_its_class_loads(
     log = json.loads((tmp_path / 'log').read_text())
     # Each entry shows the rate of the update it follows: warm-up from a third of --lr.
     assert [entry['lr'] for entry in log] == pytest.approx(
-        [train_fpn.learning_rate(i, 1e-4, [3]) for i in range(4)])
+        [_rate(train_fpn, i, 1e-4, [3]) for i in range(4)])
     assert all(numpy.isfinite(entry[f'main/{key}']) for entry in log
                for key in ('loss', 'loss/rpn/loc', 'loss/rpn/conf', 'loss/bbox_head/loc',
                            'loss/bbox_head/conf'))
