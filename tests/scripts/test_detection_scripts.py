@@ -1,4 +1,4 @@
-"""train_ssd.py and train_faster_rcnn.py: the checks of the training boxes, the augmentation's
+"""The detection training scripts: the checks of the training boxes, the augmentation's
 targets, the one-line errors of the options, and short trainings on tiny shapes (resumed,
 repeated with a seed)."""
 
@@ -16,6 +16,13 @@ _SHAPES = ['--dataset', 'shapes', '--base-channels', '4', '--size', '64', '--n-t
 _SSD = _SHAPES + ['--batchsize', '4', '--step', '3']
 _FASTER_RCNN = _SHAPES + ['--min-size', '128', '--max-size', '160', '--anchor-scales', '2', '4',
                           '--step', '3']
+# FPN of a thirty-second the width (--base-channels 2) on shapes scaled to 128x128 (large
+# enough for the RPN to sample its anchors); YOLOv3 of an eighth the width on batches of 64 or
+# 96 px.
+_FPN = [option if option != '4' else '2' for option in _SHAPES] + [
+    '--batchsize', '2', '--min-size', '128', '--max-size', '128', '--lr', '1e-4', '--step', '3']
+_YOLO = _SHAPES + ['--batchsize', '2', '--insize', '64', '--sizes', '64', '96', '--warmup', '2',
+                   '--lr', '1e-4', '--step', '3']
 
 
 def _sample(bbox, label, difficult=None):
@@ -186,7 +193,8 @@ def _trained_parameters(module, options, out, loaderjob):
 
 @pytest.mark.slow
 @pytest.mark.parametrize('script, options', [('train_ssd', _SSD),
-                                             ('train_faster_rcnn', _FASTER_RCNN)])
+                                             ('train_faster_rcnn', _FASTER_RCNN),
+                                             ('train_fpn', _FPN), ('train_yolo', _YOLO)])
 def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path, script, options):
     module = load_script(script)
     first = _trained_parameters(module, options, tmp_path / 'a', 1)
@@ -198,3 +206,16 @@ def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path, script
     # Another seed trains another model.
     other = _trained_parameters(module, options + ['--seed', '1'], tmp_path / 'e', 1)
     assert other != first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('script, options', [('train_fpn', _FPN), ('train_yolo', _YOLO)])
+def test_a_resumed_training_equals_an_uninterrupted_one(load_script, tmp_path, script, options):
+    # What the train chains draw (FPN's samples, YOLOv3's sides and interpolations) follows
+    # the number of the batch, which the snapshots keep.
+    module = load_script(script)
+    options = options + ['--snapshot-interval', '2', '--step', '1']
+    uninterrupted = _trained_parameters(module, options, tmp_path / 'a', 1)
+    module.main(options + ['--iteration', '2', '--out', str(tmp_path / 'b')])
+    assert sorted(p.name for p in (tmp_path / 'b').glob('snapshot_*')) == ['snapshot_iter_2']
+    assert _trained_parameters(module, options, tmp_path / 'b', 1) == uninterrupted

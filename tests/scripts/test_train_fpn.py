@@ -195,32 +195,6 @@ def test_a_short_training_logs_the_schedule_and_writes_a_model_its_class_loads(
             numpy.testing.assert_array_equal(param.array, npz[name[1:]], name)
 
 
-def _trained_parameters(module, out, *options):
-    module.main(_SHAPES + ['--iteration', '4', '--eval-interval', '100', '--out', str(out),
-                           *options])
-    with numpy.load(out / 'model.npz') as npz:
-        return {key: npz[key].tobytes() for key in npz.files}
-
-
-@pytest.mark.slow
-def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path):
-    train_fpn = load_script('train_fpn')
-    first = _trained_parameters(train_fpn, tmp_path / 'a', '--loaderjob', '0')
-    assert _trained_parameters(train_fpn, tmp_path / 'b', '--loaderjob', '0') == first
-    other = _trained_parameters(train_fpn, tmp_path / 'c', '--loaderjob', '0', '--seed', '1')
-    assert other != first
-
-
-@pytest.mark.slow
-def test_a_resumed_training_equals_an_uninterrupted_one(load_script, tmp_path):
-    train_fpn = load_script('train_fpn')
-    options = ['--loaderjob', '1', '--snapshot-interval', '2', '--step', '1']
-    uninterrupted = _trained_parameters(train_fpn, tmp_path / 'a', *options)
-    train_fpn.main(_SHAPES + ['--iteration', '2', '--out', str(tmp_path / 'b'), *options])
-    assert sorted(p.name for p in (tmp_path / 'b').glob('snapshot_*')) == ['snapshot_iter_2']
-    assert _trained_parameters(train_fpn, tmp_path / 'b', *options) == uninterrupted
-
-
 @pytest.mark.slow
 @requires_mpi
 def test_two_mpi_processes_train_on_lists_and_repeat_with_a_seed(tmp_path):
