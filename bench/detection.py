@@ -1,16 +1,17 @@
-"""SSD300 and Faster R-CNN VGG16 of the zoo beside torchvision's and ChainerCV's: ``predict``
-and one training iteration.
+"""SSD300, Faster R-CNN VGG16 and YOLOv3 of the zoo beside torchvision's and ChainerCV's:
+``predict`` and one training iteration (YOLOv3: ``predict``, at 416, beside ChainerCV's).
 
-Ours are :class:`vision.models.SSD300` and :class:`vision.models.FasterRCNNVGG16`
-(``n_fg_class=20``), their ``predict`` eagerly and after ``hybridize()`` (the convolutions
-as static graphs). ChainerCV 0.13's ``SSD300`` and ``FasterRCNNVGG16`` run the same code
-here, since ours keep ChainerCV's names and signatures: both get the same weights (the
-parity fixtures' rule, ``vision/utils/testing/parity.py``, which fills every parameter from
-its name: the names are the same) and the same thresholds (``--preset``, ChainerCV's
-``use_preset``). torchvision's is ``ssd300_vgg16(num_classes=21)``, the same network with
-weights filled by the same rule from its own names, its ``eval()`` forward on a list of
-images (its resizing, normalization and postprocess: at most 400 candidates per class and
-200 detections per image) with our ``score_thresh`` and ``nms_thresh``.
+Ours are :class:`vision.models.SSD300`, :class:`vision.models.FasterRCNNVGG16` and
+:class:`vision.models.YOLOv3` (``n_fg_class=20``), their ``predict`` eagerly and after
+``hybridize()`` (the convolutions as static graphs). ChainerCV 0.13's ``SSD300``,
+``FasterRCNNVGG16`` and ``YOLOv3`` run the same code here, since ours keep ChainerCV's names and
+signatures: both get the same weights (the parity fixtures' rule,
+``vision/utils/testing/parity.py``, which fills every parameter from its name: the names are the
+same) and the same thresholds (``--preset``, ChainerCV's ``use_preset``). torchvision's is
+``ssd300_vgg16(num_classes=21)``, the same network with weights filled by the same rule from its
+own names, its ``eval()`` forward on a list of images (its resizing, normalization and
+postprocess: at most 400 candidates per class and 200 detections per image) with our
+``score_thresh`` and ``nms_thresh``.
 
 Images: the 500x375 image of the Faster R-CNN parity fixture
 (``tests/data/chainercv_faster_rcnn_vgg16.npz``), and for a batch, copies of it rolled
@@ -23,7 +24,8 @@ encoded beforehand by the model's coder; Faster R-CNN on one image prepared by t
 ::
 
     python bench/detection.py [--batch 1 8] [--train-batch 8] [--repeat 3]
-        [--preset visualize|evaluate] [--models ssd300 faster_rcnn] [--tasks predict train]
+        [--preset visualize|evaluate] [--models ssd300 faster_rcnn yolo_v3]
+        [--tasks predict train]
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/detection.py \\
         --torch-python /tmp/torchvenv/bin/python --chainer-python /tmp/chainervenv/bin/python
 
@@ -53,7 +55,7 @@ import numpy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, 'tests', 'data', 'chainercv_faster_rcnn_vgg16.npz')
-MODELS = ('ssd300', 'faster_rcnn')
+MODELS = ('ssd300', 'faster_rcnn', 'yolo_v3')
 TASKS = ('predict', 'train')
 N_FG_CLASS = 20
 _STATIC = ', hybridized'
@@ -124,17 +126,18 @@ def _library(name: str) -> types.SimpleNamespace:
     signatures."""
     if name == 'ours':
         from framework.optimizers import MomentumSGD
-        from vision.models import SSD300, FasterRCNNVGG16
+        from vision.models import SSD300, FasterRCNNVGG16, YOLOv3
         from vision.models.detection.faster_rcnn import FasterRCNNTrainChain
         from vision.models.detection.ssd import multibox_loss
     else:
         from chainer.optimizers import MomentumSGD
-        from chainercv.links import SSD300, FasterRCNNVGG16
+        from chainercv.links import SSD300, FasterRCNNVGG16, YOLOv3
         from chainercv.links.model.faster_rcnn import FasterRCNNTrainChain
         from chainercv.links.model.ssd import multibox_loss
     return types.SimpleNamespace(
-        SSD300=SSD300, FasterRCNNVGG16=FasterRCNNVGG16, FasterRCNNTrainChain=FasterRCNNTrainChain,
-        multibox_loss=multibox_loss, MomentumSGD=MomentumSGD, hybridizes=name == 'ours')
+        SSD300=SSD300, FasterRCNNVGG16=FasterRCNNVGG16, YOLOv3=YOLOv3,
+        FasterRCNNTrainChain=FasterRCNNTrainChain, multibox_loss=multibox_loss,
+        MomentumSGD=MomentumSGD, hybridizes=name == 'ours')
 
 
 def _count(result) -> int:
@@ -216,6 +219,11 @@ def bench_chainer_api(name: str, settings) -> dict:
         if 'train' in settings.tasks:
             rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
                 lib, model, settings.repeat)
+    if 'yolo_v3' in settings.models and 'predict' in settings.tasks:
+        model = _filled(lib.YOLOv3(n_fg_class=N_FG_CLASS), rule_array, img)
+        model.use_preset(settings.preset)
+        rows.update(_predict_rows(model, 'YOLOv3 416', settings.batch, settings,
+                                  lib.hybridizes))
     return rows
 
 
