@@ -24,7 +24,14 @@ class LeakyReLU(FunctionNode):
             self.retain_outputs((0,))
         else:
             self.retain_inputs((0,))
-        return xp.where(x > 0, x, x * x.dtype.type(self.slope)),
+        slope = x.dtype.type(self.slope)
+        if slope <= 0:
+            return xp.where(x > 0, x, x * slope),
+        # max(x, slope * x) for a positive slope up to 1, min() above: two passes instead of
+        # where()'s three, the same values (nan and infinities included).
+        y = xp.empty_like(x)
+        xp.multiply(x, slope, out=y)
+        return (xp.maximum if slope <= 1 else xp.minimum)(x, y, out=y),
 
     def backward(self, indexes, grad_outputs):
         if self.slope >= 0:
