@@ -42,7 +42,6 @@ import argparse
 import framework.functions as F
 from framework import reporter
 from framework.optimizer_hooks import WeightDecay
-from vision.models import get_model
 from vision.models.detection.faster_rcnn import FasterRCNNTrainChain
 from vision.transforms import flip_bbox, random_flip, resize_bbox
 
@@ -127,14 +126,13 @@ def train(args: argparse.Namespace) -> dict:
     MPI job other than rank 0 an empty dict).
 
     Raises:
-        SystemExit: a sample of the training set has boxes that are not boxes (one line on
-            stderr).
+        SystemExit: the options contradict the weights, or a sample of the training set has
+            boxes that are not boxes (one line on stderr).
     """
     comm = _training.create_communicator(args)
     _training.seed_everything(args.seed)
-    model = get_model(args.model)(
-        min_size=args.min_size, max_size=args.max_size, anchor_scales=args.anchor_scales,
-        **_detection.model_kwargs(args, len(_detection.label_names(args))))
+    model = _detection.create_model(args, 'train_faster_rcnn.py', min_size=args.min_size,
+                                    max_size=args.max_size, anchor_scales=args.anchor_scales)
     setup = _training.Training(
         model=model, train_chain=TrainChain(model), transform=Transform(model),
         batch_size=1, loss_keys=('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss',

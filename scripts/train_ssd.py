@@ -47,7 +47,6 @@ import numpy
 from framework import reporter
 from framework.links import Chain
 from framework.optimizer_hooks import WeightDecay
-from vision.models import get_model
 from vision.models.detection.ssd import GradientScaling, multibox_loss
 from vision.transforms import resize_bbox, resize_with_random_interpolation
 
@@ -151,14 +150,14 @@ def train(args: argparse.Namespace) -> dict:
     MPI job other than rank 0 an empty dict).
 
     Raises:
-        SystemExit: ``--batchsize`` is not a multiple of the processes of the MPI job, or a
-            sample of the training set has boxes that are not boxes (one line on stderr).
+        SystemExit: ``--batchsize`` is not a multiple of the processes of the MPI job, the
+            options contradict the weights, or a sample of the training set has boxes that
+            are not boxes (one line on stderr).
     """
     comm = _training.create_communicator(args)
     batch_size = _training.batch_size_per_process(args, comm, 'train_ssd.py')
     _training.seed_everything(args.seed)
-    model = get_model(args.model)(**_detection.model_kwargs(
-        args, len(_detection.label_names(args))))
+    model = _detection.create_model(args, 'train_ssd.py')
     setup = _training.Training(
         model=model, train_chain=MultiboxTrainChain(model, comm=comm),
         transform=Transform(model.coder, model.insize, model.mean),

@@ -141,6 +141,21 @@ def test_mistaken_options_get_one_line(load_script, capsys, script, options, mes
     assert err[0].startswith('usage:') and not any('Traceback' in line for line in err)
 
 
+@pytest.mark.parametrize('script, options, message', [
+    ('train_ssd', _SSD, "SSD300: base_channels=4 contradicts the weights 'imagenet'"),
+    ('train_faster_rcnn', _FASTER_RCNN,
+     "faster_rcnn_vgg16: pretrained_model='imagenet' is VGG-16 of base_channels 64, but got "
+     'base_channels=4'),
+])
+def test_weights_that_contradict_the_width_get_one_line(load_script, tmp_path, capsys, script,
+                                                        options, message):
+    module = load_script(script)
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(options + ['--pretrained-model', 'imagenet', '--out', str(tmp_path)])
+    assert exit_info.value.code.startswith(f'{script}.py: error: {message}')
+    assert 'Traceback' not in capsys.readouterr().err
+
+
 def test_communicator_without_mpi4py_names_the_extra(load_script, monkeypatch, capsys):
     train_ssd = load_script('train_ssd')
     monkeypatch.setattr(importlib.util, 'find_spec', lambda name: None)
