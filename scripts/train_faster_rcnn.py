@@ -115,9 +115,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     if not 0 < args.min_size <= args.max_size:
         parser.error(f'--min-size must be positive and at most --max-size ({args.max_size}), '
                      f'but got {args.min_size}')
-    if args.pretrained_model is None and args.dataset != 'shapes' \
-            and args.base_channels is None:
-        args.pretrained_model = 'imagenet'
+    _detection.start_from_imagenet(args)
     return args
 
 

@@ -67,6 +67,7 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
         self._strides = tuple(self.insize // grid for grid in grids)
         self._map_anchors = tuple(numpy.asarray(a, numpy.float32).reshape(-1, 2)
                                   for a in anchors)
+        self._default_bbox_by_insize = {}
         self._default_bbox, self._step = self.default_bbox()
 
     def grids(self, insize: int | None = None) -> tuple[int, ...]:
@@ -82,8 +83,16 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
 
         Returns:
             tuple: float32 ``(K, 4)`` ``(y, x, height, width)``, the cell's corner in cells and
-            the anchor's size, and float32 ``(K,)`` the side of each box's cell in pixels.
+            the anchor's size, and float32 ``(K,)`` the side of each box's cell in pixels;
+            made once per side and shared (not to be modified).
         """
+        insize = self.insize if insize is None else insize
+        found = self._default_bbox_by_insize.get(insize)
+        if found is None:
+            found = self._default_bbox_by_insize[insize] = self._make_default_bbox(insize)
+        return found
+
+    def _make_default_bbox(self, insize: int) -> tuple[numpy.ndarray, numpy.ndarray]:
         default_bbox, step = [], []
         for grid, grid_anchors, stride in zip(self.grids(insize), self._map_anchors,
                                               self._strides):
@@ -139,10 +148,7 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
             array: float32 ``(K, 4)``, ``(y_min, x_min, y_max, x_max)`` in input pixels.
         """
         xp = backend.get_array_module(loc)
-        if insize is None or insize == self.insize:
-            default_bbox, step = self._default_bbox, self._step
-        else:
-            default_bbox, step = self.default_bbox(insize)
+        default_bbox, step = self.default_bbox(insize)
         default_bbox = xp.asarray(default_bbox)
         step = xp.asarray(step)[:, None]
         centre = default_bbox[:, :2] + 1 / (1 + xp.exp(-loc[:, :2]))
