@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-shapes test test-quick lint mutation cupy-namespace clean
+.PHONY: demo demo-shapes test test-quick test-gpu lint mutation cupy-namespace clean
 
 # The sample photo that matplotlib (a dependency) ships.
 GRACE_HOPPER = $(BIN)/python -c "import matplotlib.cbook as c; print(c.get_sample_data('grace_hopper.jpg', asfileobj=False))"
@@ -30,6 +30,12 @@ test: lint
 # The quick subset: everything not marked slow.
 test-quick: lint
 	$(BIN)/pytest -n auto -q -m 'not slow'
+
+# On a machine with an NVIDIA GPU: the GPU's tests (pytest -m gpu: every op, model, graph and
+# script on '@cupy:0') and the GPU benchmarks, with a report in gpu-report/.
+test-gpu: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,gpu]'
+	.ci/gpu-report gpu-report $(BIN)/python
 
 # Mutation testing of one module with its own tests (slow, not in CI; tests/MUTATION.md), e.g.
 # make mutation MODULE=vision/utils/bbox/ TESTS=tests/vision/utils/bbox/

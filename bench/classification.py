@@ -15,6 +15,10 @@ v1.5: stride on the 3x3 convolutions), with ``torch.optim.SGD(momentum=0.9)``. C
 
     python bench/classification.py [--batch 1 8] [--train-batch 8] [--repeat 3]
     python bench/classification.py --torch-python /venv/bin/python --chainer-python /cv/bin/python
+    python bench/classification.py --device @cupy:0 --batch 1 32 --train-batch 32
+
+On a GPU (``--device @cupy:0``) PyTorch runs on CUDA (the same GPU) and Chainer is left out;
+each timed run ends with the device's synchronization.
 
 Each peer runs in a child process, before ours (in one process, the OpenMP threads that torch
 leaves spinning slow NumPy's BLAS threads down tenfold): this interpreter when it can import
@@ -38,12 +42,14 @@ import numpy
 _STATIC = ', static graph'
 
 
-def _best_of(fn, repeat: int) -> float:
+def _best_of(fn, repeat: int, sync=lambda: None) -> float:
     fn()
+    sync()
     best = float('inf')
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
+        sync()
         best = min(best, time.perf_counter() - start)
     return best
 
@@ -55,30 +61,42 @@ def _data(batch: int):
     return x, t
 
 
-def bench_ours(batches: list[int], train_batch: int, repeat: int) -> dict[str, float]:
+def _device_sync(device):
+    """A function that waits for ``device``'s work (none on the CPU)."""
+    if device.xp is numpy:
+        return lambda: None
+    return device.xp.cuda.Device(device.device_id).synchronize
+
+
+def bench_ours(batches: list[int], train_batch: int, repeat: int,
+               device_spec: str = '@numpy') -> dict[str, float]:
     import framework
     import framework.functions as F
     import framework.graph
-    from framework import optimizers
+    from framework import backend, optimizers
     from vision.models import ResNet50
 
+    device = backend.get_device(device_spec)
+    sync = _device_sync(device)
     model = ResNet50(arch='fb')
+    model.to_device(device)
     times = {}
     for batch in batches:
-        x, _ = _data(batch)
+        x = device.send(_data(batch)[0])
 
         def infer(x=x):
             with framework.using_config('train', False), framework.no_backprop_mode():
                 model(x)
-        times[f'inference, batch {batch}'] = _best_of(infer, repeat)
+        times[f'inference, batch {batch}'] = _best_of(infer, repeat, sync)
     compiled = framework.graph.compile(model)
     for batch in batches:
-        x, _ = _data(batch)
-        times[f'inference, batch {batch}{_STATIC}'] = _best_of(lambda x=x: compiled(x), repeat)
+        x = device.send(_data(batch)[0])
+        times[f'inference, batch {batch}{_STATIC}'] = _best_of(lambda x=x: compiled(x), repeat,
+                                                               sync)
     model.pick = 'fc6'
     optimizer = optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
-    x, t = _data(train_batch)
+    x, t = device.send(_data(train_batch))
 
     def step():
         with framework.using_config('train', True):
@@ -86,7 +104,7 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int) -> dict[str, f
         model.cleargrads()
         loss.backward()
         optimizer.update()
-    times[f'training step, batch {train_batch}'] = _best_of(step, repeat)
+    times[f'training step, batch {train_batch}'] = _best_of(step, repeat, sync)
     return times
 
 
@@ -123,22 +141,26 @@ def _torch_resnet50(torch):
     return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(2048, 1000))
 
 
-def bench_torch(batches: list[int], train_batch: int, repeat: int) -> dict[str, float]:
+def bench_torch(batches: list[int], train_batch: int, repeat: int,
+                device_spec: str = '@numpy') -> dict[str, float]:
     import torch
 
-    model = _torch_resnet50(torch)
+    on_gpu = device_spec != '@numpy'
+    device = torch.device(f'cuda:{device_spec.rpartition(":")[2]}' if on_gpu else 'cpu')
+    sync = (lambda: torch.cuda.synchronize(device)) if on_gpu else (lambda: None)
+    model = _torch_resnet50(torch).to(device)
     times = {}
     model.eval()
     for batch in batches:
-        x = torch.from_numpy(_data(batch)[0])
+        x = torch.from_numpy(_data(batch)[0]).to(device)
 
         def infer(x=x):
             with torch.no_grad():
                 model(x)
-        times[f'inference, batch {batch}'] = _best_of(infer, repeat)
+        times[f'inference, batch {batch}'] = _best_of(infer, repeat, sync)
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x, t = (torch.from_numpy(a) for a in _data(train_batch))
+    x, t = (torch.from_numpy(a).to(device) for a in _data(train_batch))
     t = t.long()
 
     def step():
@@ -146,11 +168,12 @@ def bench_torch(batches: list[int], train_batch: int, repeat: int) -> dict[str, 
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-    times[f'training step, batch {train_batch}'] = _best_of(step, repeat)
+    times[f'training step, batch {train_batch}'] = _best_of(step, repeat, sync)
     return times
 
 
-def bench_chainer(batches: list[int], train_batch: int, repeat: int) -> dict[str, float]:
+def bench_chainer(batches: list[int], train_batch: int, repeat: int,
+                  device_spec: str = '@numpy') -> dict[str, float]:
     import chainer
     import chainer.functions as CF
 
@@ -187,9 +210,9 @@ def _run_peer(name: str, python: str | None, settings) -> dict[str, float] | Non
     if not python:
         print(f'{module} is not installed (see --{module}-python): {name} left out')
         return None
-    batches, train_batch, repeat = settings
+    batches, train_batch, repeat, device = settings
     command = [python, __file__, '--peer-only', name, '--batch', *map(str, batches),
-               '--train-batch', str(train_batch), '--repeat', str(repeat)]
+               '--train-batch', str(train_batch), '--repeat', str(repeat), '--device', device]
     return json.loads(subprocess.run(command, check=True, capture_output=True,
                                      text=True).stdout)
 
@@ -199,20 +222,23 @@ def main(argv=None) -> None:
     parser.add_argument('--batch', type=int, nargs='+', default=[1, 8])
     parser.add_argument('--train-batch', type=int, default=8)
     parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--device', default='@numpy',
+                        help="where ours and PyTorch run: '@numpy' or '@cupy:N'")
     parser.add_argument('--torch-python', help='an interpreter with torch, if this one has none')
     parser.add_argument('--chainer-python',
                         help='an interpreter with chainer, if this one has none')
     parser.add_argument('--peer-only', choices=sorted(_PEERS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    settings = (args.batch, args.train_batch, args.repeat)
+    settings = (args.batch, args.train_batch, args.repeat, args.device)
     if args.peer_only:
         print(json.dumps(_PEERS[args.peer_only][1](*settings)))
         return
     peers = {name: _run_peer(name, getattr(args, f'{module}_python'), settings)
-             for name, (module, _) in _PEERS.items()}
+             for name, (module, _) in _PEERS.items()
+             if args.device == '@numpy' or name == 'pytorch'}
     peers = {name: times for name, times in peers.items() if times is not None}
     ours = bench_ours(*settings)
-    print(f'{"ResNet-50, 224x224":<36}{"ours":>12}'
+    print(f'{"ResNet-50, 224x224, " + args.device:<36}{"ours":>12}'
           + ''.join(f'{name:>12}{"ratio":>8}' for name in peers))
     for name, seconds in ours.items():
         peer_name = name.removesuffix(_STATIC)

@@ -28,6 +28,10 @@ encoded beforehand by the model's coder; Faster R-CNN on one image prepared by t
         [--tasks predict train]
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/detection.py \\
         --torch-python /tmp/torchvenv/bin/python --chainer-python /tmp/chainervenv/bin/python
+    python bench/detection.py --device @cupy:0 --models ssd300 --batch 1 8
+
+On a GPU (``--device @cupy:0``) ours and torchvision run on it (ChainerCV is left out), and each
+timed call ends with the device's synchronization.
 
 Each peer runs in a child process, before ours (see ``bench/harness.py``): this interpreter
 when it can import the peer, else the one given (which needs the peer and NumPy, not this
@@ -104,10 +108,10 @@ def ssd_batch(n: int) -> numpy.ndarray:
     return imgs[:, :, rows.astype(int)][:, :, :, cols.astype(int)] - _SSD_MEAN
 
 
-def _timed(fn, repeat: int, count=None) -> dict:
+def _timed(fn, repeat: int, count=None, sync=None) -> dict:
     """The best time of ``fn`` and the detections of its warm-up call (``count`` of its
     result)."""
-    seconds, result, _ = harness.best_of(fn, repeat)
+    seconds, result, _ = harness.best_of(fn, repeat, sync)
     return {'seconds': seconds, 'detections': None if count is None else count(result)}
 
 
@@ -158,12 +162,13 @@ def _predict_rows(model, title: str, batches, settings, hybridizes: bool) -> dic
     return rows
 
 
-def _train_ssd(lib, model, batch: int, repeat: int) -> dict:
-    x = ssd_batch(batch)
+def _train_ssd(lib, model, batch: int, repeat: int, device=None) -> dict:
+    send = device.send if device is not None else (lambda x: x)
+    x = send(ssd_batch(batch))
     targets = [model.coder.encode(bbox, label)
                for bbox, label in zip(*ground_truth(batch, _SSD_INSIZE, _SSD_INSIZE))]
-    gt_mb_locs = numpy.stack([loc for loc, _ in targets])
-    gt_mb_labels = numpy.stack([label for _, label in targets])
+    gt_mb_locs = send(numpy.stack([loc for loc, _ in targets]))
+    gt_mb_labels = send(numpy.stack([label for _, label in targets]))
     optimizer = lib.MomentumSGD(lr=1e-3, momentum=0.9)
     optimizer.setup(model)
 
@@ -174,7 +179,14 @@ def _train_ssd(lib, model, batch: int, repeat: int) -> dict:
         model.cleargrads()
         loss.backward()
         optimizer.update()
-    return _timed(step, repeat)
+    return _timed(step, repeat, sync=_sync(device))
+
+
+def _sync(device):
+    """What waits for ``device``'s work (None on the host)."""
+    if device is None or device.xp is numpy:
+        return None
+    return device.xp.cuda.Device(device.device_id).synchronize
 
 
 def _train_faster_rcnn(lib, model, repeat: int) -> dict:
@@ -202,18 +214,26 @@ def bench_chainer_api(name: str, settings) -> dict:
     rule_array = _rule_array()
     img = images(1)[0]
     rows = {}
+    device = None
+    if name == 'ours':
+        from framework import backend
+        device = backend.get_device(settings.device)
     if 'ssd300' in settings.models:
         model = _filled(lib.SSD300(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
+        if device is not None:
+            model.to_device(device)
         if 'predict' in settings.tasks:
             rows.update(_predict_rows(model, 'SSD300', settings.batch, settings,
                                       lib.hybridizes))
         if 'train' in settings.tasks:
             rows[f'SSD300 training iteration, batch {settings.train_batch}'] = _train_ssd(
-                lib, model, settings.train_batch, settings.repeat)
+                lib, model, settings.train_batch, settings.repeat, device)
     if 'faster_rcnn' in settings.models:
         model = _filled(lib.FasterRCNNVGG16(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
+        if device is not None:
+            model.to_device(device)
         if 'predict' in settings.tasks:
             rows.update(_predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
         if 'train' in settings.tasks:
@@ -222,6 +242,8 @@ def bench_chainer_api(name: str, settings) -> dict:
     if 'yolo_v3' in settings.models and 'predict' in settings.tasks:
         model = _filled(lib.YOLOv3(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
+        if device is not None:
+            model.to_device(device)
         rows.update(_predict_rows(model, 'YOLOv3 416', settings.batch, settings,
                                   lib.hybridizes))
     return rows
@@ -240,6 +262,8 @@ def bench_torchvision(settings) -> dict:
     import torchvision
 
     torch.set_num_threads(settings.threads)
+    on_gpu = settings.device != '@numpy'
+    device = torch.device(f'cuda:{settings.device.rpartition(":")[2]}' if on_gpu else 'cpu')
     rule_array = _rule_array()
     model = torchvision.models.detection.ssd300_vgg16(weights=None, weights_backbone=None,
                                                       num_classes=N_FG_CLASS + 1)
@@ -247,9 +271,9 @@ def bench_torchvision(settings) -> dict:
         for name, tensor in model.state_dict().items():
             if tensor.is_floating_point():
                 tensor.copy_(torch.from_numpy(rule_array(name, tuple(tensor.shape))))
-    model.eval()
+    model.eval().to(device)
     model.nms_thresh, model.score_thresh = settings.ssd_thresh
-    imgs = [torch.from_numpy(img / 255) for img in images(max(settings.batch))]
+    imgs = [torch.from_numpy(img / 255).to(device) for img in images(max(settings.batch))]
     rows = {}
     if 'ssd300' in settings.models and 'predict' in settings.tasks:
         for batch in settings.batch:
@@ -259,6 +283,8 @@ def bench_torchvision(settings) -> dict:
                 in_nms = torchvision_cpu_nms.seconds
                 with torch.no_grad():
                     result = model(imgs[:batch])
+                if on_gpu:
+                    torch.cuda.synchronize(device)
                 nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
                 return result
             seconds, result, best = harness.best_of(detect, settings.repeat)
@@ -275,14 +301,15 @@ def _asks_ssd_predict(args) -> bool:
 #: name: (module it needs, option of its interpreter, its rows, whether the rows asked for
 #: include some of its)
 PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision, _asks_ssd_predict),
-         'chainercv': ('chainercv', 'chainer_python', bench_chainercv, lambda args: True)}
+         'chainercv': ('chainercv', 'chainer_python', bench_chainercv,
+                       lambda args: args.device == '@numpy')}
 
 
 def _peer_argv(name: str, args) -> list[str]:
     return [os.path.abspath(__file__), '--peer-only', name, '--batch', *map(str, args.batch),
             '--train-batch', str(args.train_batch), '--repeat', str(args.repeat),
             '--preset', args.preset, '--models', *args.models, '--tasks', *args.tasks,
-            '--threads', str(args.threads),
+            '--threads', str(args.threads), '--device', args.device,
             '--ssd-thresh', *map(str, args.ssd_thresh)]
 
 
@@ -335,6 +362,8 @@ def main(argv=None) -> None:
     parser.add_argument('--tasks', choices=TASKS, nargs='+', default=list(TASKS))
     parser.add_argument('--threads', type=int, default=harness.cores(),
                         help="torch's threads (default: the cores this process may use)")
+    parser.add_argument('--device', default='@numpy',
+                        help="where ours and torchvision run: '@numpy' or '@cupy:N'")
     parser.add_argument('--torch-python',
                         help='an interpreter with torch and torchvision, if this one has none')
     parser.add_argument('--chainer-python',

@@ -21,13 +21,17 @@ import time
 FORCING_VARIABLES = ('OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE')
 
 
-def best_of(fn, repeat: int) -> tuple[float, object, int]:
-    """The best time of ``repeat`` calls after a warm-up, the warm-up's result, which call."""
+def best_of(fn, repeat: int, sync=None) -> tuple[float, object, int]:
+    """The best time of ``repeat`` calls after a warm-up, the warm-up's result, which call;
+    ``sync()``, when given, ends each call (it waits for a GPU's work)."""
+    sync = sync or (lambda: None)
     result = fn()
+    sync()
     best, which = float('inf'), 0
     for i in range(repeat):
         start = time.perf_counter()
         fn()
+        sync()
         seconds = time.perf_counter() - start
         if seconds < best:
             best, which = seconds, i

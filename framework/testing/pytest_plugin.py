@@ -13,6 +13,9 @@ arrays alike.
 ``PATH``, one per line (``cupy.sum(axis, keepdims)``: the function and the keywords given); under
 pytest-xdist each worker writes ``PATH.<worker id>``.
 
+Tests with GPU 0 among their parameters (:func:`framework.testing.devices`) are marked ``gpu``
+and, where no GPU is, skipped with the reason; ``pytest -m gpu`` selects them.
+
 Enable it with ``pytest_plugins = ['framework.testing.pytest_plugin']`` in a root conftest.
 """
 
@@ -24,6 +27,7 @@ import pathlib
 import pytest
 
 from framework.testing import cupy_namespace
+from framework.testing.devices import ABSENT_GPU, NO_GPU_REASON, is_gpu
 
 
 def pytest_addoption(parser):
@@ -34,6 +38,18 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line('markers', 'cupy_refusals: the test makes the emulated device '
                             'refuse calls on purpose')
+    config.addinivalue_line('markers', 'gpu: the test runs on a GPU (skipped where none is)')
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        params = getattr(item, 'callspec', None)
+        values = list(params.params.values()) if params is not None else []
+        if not any(is_gpu(value) for value in values):
+            continue
+        item.add_marker(pytest.mark.gpu)
+        if any(value is ABSENT_GPU for value in values):
+            item.add_marker(pytest.mark.skip(reason=NO_GPU_REASON))
 
 
 @pytest.hookimpl(wrapper=True)

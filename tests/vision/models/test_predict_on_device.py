@@ -1,5 +1,6 @@
-"""``predict`` of small models on the emulated device: the same outputs as on the CPU, as
-host arrays, with no implicit transfer (the emulated device refuses those as CuPy does)."""
+"""``predict`` of small models on the emulated device and on a GPU: the same outputs as on the
+CPU, as host arrays, with no implicit transfer (the emulated device refuses those as CuPy
+does)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy
 import pytest
 
 import framework.random
-from framework.testing.emulated_device import EmulatedDevice
+from framework.testing import devices
 from vision.models import get_model
 
 # name: constructor keyword arguments of a small random model
@@ -37,10 +38,11 @@ def _predict(name, device):
     return outputs if isinstance(outputs, tuple) else (outputs,)
 
 
+@pytest.mark.parametrize('device', devices()[1:], ids=str)
 @pytest.mark.parametrize('name', sorted(SMALL))
-def test_predict_on_the_emulated_device_is_predict_on_the_cpu(name):
+def test_predict_on_a_device_is_predict_on_the_cpu(name, device):
     expected = _predict(name, '@numpy')
-    actual = _predict(name, EmulatedDevice())
+    actual = _predict(name, device)
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected):
         assert len(got) == len(want)

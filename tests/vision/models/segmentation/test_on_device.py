@@ -1,14 +1,15 @@
 """The segmentation models on the emulated device (which refuses implicit transfers and what
-CuPy lacks, as a GPU would): PSPNet's tiled and padded predict as on the CPU, and the training
-loss with its class weights moved along."""
+CuPy lacks, as a GPU would) and on a GPU: PSPNet's tiled and padded predict as on the CPU, and
+the training loss with its class weights moved along."""
 
 from __future__ import annotations
 
 import numpy
+import pytest
 
 import framework.random
 from framework import backend
-from framework.testing.emulated_device import EmulatedDevice
+from framework.testing import devices
 from vision.models import PixelwiseSoftmaxClassifier, PSPNetResNet50, SegNetBasic
 
 
@@ -28,9 +29,10 @@ def _pspnet_labels(device):
     return model.predict(imgs)
 
 
-def test_pspnet_predict_on_the_device_is_predict_on_the_cpu():
+@pytest.mark.parametrize('device', devices()[1:], ids=str)
+def test_pspnet_predict_on_the_device_is_predict_on_the_cpu(device):
     expected = _pspnet_labels('@numpy')
-    for label, want in zip(_pspnet_labels(EmulatedDevice()), expected, strict=True):
+    for label, want in zip(_pspnet_labels(device), expected, strict=True):
         assert type(label) is numpy.ndarray and label.dtype == numpy.int32
         numpy.testing.assert_array_equal(label, want)
 
@@ -48,8 +50,8 @@ def _loss(device):
     return float(backend.to_cpu(loss.array)), backend.to_cpu(model.predictor.conv1.W.grad)
 
 
-def test_the_weighted_loss_on_the_device_is_the_cpus():
-    device = EmulatedDevice()
+@pytest.mark.parametrize('device', devices()[1:], ids=str)
+def test_the_weighted_loss_on_the_device_is_the_cpus(device):
     loss, grad = _loss(device)
     expected_loss, expected_grad = _loss(backend.get_device('@numpy'))
     numpy.testing.assert_allclose(loss, expected_loss, rtol=1e-5)
