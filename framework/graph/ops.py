@@ -15,6 +15,7 @@ import math
 import numpy
 
 from framework import backend
+from framework.cuda.conv_epilogue import conv_epilogue, is_cupy
 from framework.graph.graph import NCHW, NHWC, Graph, Op
 from framework.graph.memory_plan import block_view
 from framework.utils.conv import WindowGeometry
@@ -153,10 +154,14 @@ class Conv2D(Op):
                 product = block_view(workspace['gemm'], (g, rows, o // g), x.dtype)
                 xp.matmul(col.reshape(g, rows, -1), self._matrix, out=product)
                 xp.copyto(y2.reshape(rows, g, o // g), product.transpose(1, 0, 2))
+        residual = inputs[1] if self.residual else None
+        if is_cupy(xp):
+            conv_epilogue(y, self.b, residual, self.activation)
+            return y
         if self.b is not None:
             xp.add(y2, self.b, out=y2)
-        if self.residual:
-            xp.add(y, inputs[1], out=y)
+        if residual is not None:
+            xp.add(y, residual, out=y)
         _apply_activation(xp, y, self.activation)
         return y
 
