@@ -18,10 +18,7 @@ v1.5: stride on the 3x3 convolutions), with ``torch.optim.SGD(momentum=0.9)``. C
     python bench/classification.py --device @cupy:0 --batch 1 32 --train-batch 32
 
 On a GPU (``--device @cupy:0``) PyTorch runs on CUDA (the same GPU) and Chainer is left out;
-each timed run ends with the device's synchronization, and the ``CUDA graph`` rows replay the
-static graph captured as a CUDA graph (``compile(model, cuda_graph=True)``). ``CUPY_TF32=1``
-in the environment lets CuPy's matrix products (our convolutions) use TF32 tensor cores, as
-PyTorch's cuDNN convolutions do by default.
+each timed run ends with the device's synchronization.
 
 Each peer runs in a child process, before ours (in one process, the OpenMP threads that torch
 leaves spinning slow NumPy's BLAS threads down tenfold): this interpreter when it can import
@@ -43,7 +40,6 @@ import time
 import numpy
 
 _STATIC = ', static graph'
-_CUDA_GRAPH = ', CUDA graph'
 
 
 def _best_of(fn, repeat: int, sync=lambda: None) -> float:
@@ -97,12 +93,6 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int,
         x = device.send(_data(batch)[0])
         times[f'inference, batch {batch}{_STATIC}'] = _best_of(lambda x=x: compiled(x), repeat,
                                                                sync)
-    if device.xp is not numpy:
-        captured = framework.graph.compile(model, cuda_graph=True)
-        for batch in batches:
-            x = device.send(_data(batch)[0])
-            times[f'inference, batch {batch}{_CUDA_GRAPH}'] = _best_of(
-                lambda x=x: captured(x), repeat, sync)
     model.pick = 'fc6'
     optimizer = optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
@@ -251,7 +241,7 @@ def main(argv=None) -> None:
     print(f'{"ResNet-50, 224x224, " + args.device:<36}{"ours":>12}'
           + ''.join(f'{name:>12}{"ratio":>8}' for name in peers))
     for name, seconds in ours.items():
-        peer_name = name.removesuffix(_STATIC).removesuffix(_CUDA_GRAPH)
+        peer_name = name.removesuffix(_STATIC)
         print(f'{name:<36}{seconds * 1e3:>10.1f}ms' + ''.join(
             f'{times[peer_name] * 1e3:>10.1f}ms{times[peer_name] / seconds:>8.2f}'
             for times in peers.values()))

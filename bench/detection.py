@@ -3,9 +3,9 @@
 
 Ours are :class:`vision.models.SSD300`, :class:`vision.models.FasterRCNNVGG16` and
 :class:`vision.models.YOLOv3` (``n_fg_class=20``), their ``predict`` eagerly and after
-``hybridize()`` (the convolutions as static graphs; on a GPU replayed as CUDA graphs).
-ChainerCV 0.13's ``SSD300``, ``FasterRCNNVGG16`` and ``YOLOv3`` run the same code here, since
-ours keep ChainerCV's names and signatures: both get the same weights (the parity fixtures' rule,
+``hybridize()`` (the convolutions as static graphs). ChainerCV 0.13's ``SSD300``,
+``FasterRCNNVGG16`` and ``YOLOv3`` run the same code here, since ours keep ChainerCV's names and
+signatures: both get the same weights (the parity fixtures' rule,
 ``vision/utils/testing/parity.py``, which fills every parameter from its name: the names are the
 same) and the same thresholds (``--preset``, ChainerCV's ``use_preset``). torchvision's is
 ``ssd300_vgg16(num_classes=21)``, the same network with weights filled by the same rule from its
@@ -153,7 +153,7 @@ def _predict_rows(model, title: str, batches, settings, hybridizes: bool) -> dic
     rows = {}
     for static in (False, True) if hybridizes else (False,):
         if static:
-            model.hybridize(cuda_graph=settings.device != '@numpy')
+            model.hybridize()
         for batch in batches:
             rows[f'{title} predict, batch {batch}' + (_STATIC if static else '')] = _timed(
                 lambda batch=batch: model.predict(imgs[:batch]), settings.repeat, _count)

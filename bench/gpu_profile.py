@@ -1,12 +1,12 @@
 """Where ResNet-50's time goes on a GPU: the kernels (their GPU time, by name) and the host.
 
-For each case (eager inference at batch 1, the static graph at batch 1, also replayed as a
-CUDA graph, and at ``--batch``, a training step at ``--batch``) it prints the wall time of a
-call, the GPU time of the kernels the call launched (summed, and as a share of the wall time:
-a low share means the GPU waits for the host), the kernels that took the most GPU time, and
-the host functions that took the most time (cProfile, by own time). The kernels' times come
-from CUPTI through PyTorch's profiler, which records every kernel the process launches,
-CuPy's included (PyTorch serves here as a profiler only, needed for the kernel tables alone)::
+For each case (eager inference at batch 1, the static graph at batch 1 and at ``--batch``, a
+training step at ``--batch``) it prints the wall time of a call, the GPU time of the kernels
+the call launched (summed, and as a share of the wall time: a low share means the GPU waits
+for the host), the kernels that took the most GPU time, and the host functions that took the
+most time (cProfile, by own time). The kernels' times come from CUPTI through PyTorch's
+profiler, which records every kernel the process launches, CuPy's included (PyTorch serves
+here as a profiler only, and is needed only for the kernel tables)::
 
     python bench/gpu_profile.py [--device @cupy:0] [--batch 32] [--calls 5]
 
@@ -44,7 +44,6 @@ def _cases(device, batch: int):
         with framework.using_config('train', False), framework.no_backprop_mode():
             model(x1)
     compiled = framework.graph.compile(model)
-    captured = framework.graph.compile(model, cuda_graph=True)
     train_model = ResNet50(arch='fb')
     train_model.to_device(device)
     train_model.pick = 'fc6'
@@ -59,7 +58,6 @@ def _cases(device, batch: int):
         optimizer.update()
     return {'eager inference, batch 1': eager,
             'static graph, batch 1': lambda: compiled(x1),
-            'CUDA graph, batch 1': lambda: captured(x1),
             f'static graph, batch {batch}': lambda: compiled(xb),
             f'training step, batch {batch}': step}
 

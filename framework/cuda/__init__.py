@@ -3,7 +3,3 @@
 Everything else reaches CuPy through the array module (``backend.get_array_module``), the same
 code on NumPy and CuPy; what has no NumPy counterpart lives here.
 """
-
-from framework.cuda.graph_capture import CudaGraphExecutor
-
-__all__ = ['CudaGraphExecutor']

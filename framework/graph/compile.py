@@ -7,7 +7,6 @@ import threading
 
 from framework import backend, function_node
 from framework.config import using_config
-from framework.cuda import CudaGraphExecutor
 from framework.graph.constant_folding import fold_constants
 from framework.graph.dead_code import eliminate_dead_ops
 from framework.graph.executor import Executor
@@ -47,29 +46,23 @@ class CompiledFunction:
         fn (callable): a function of Variables, e.g. a Link.
         max_graphs (int): how many signatures keep their graph (and its memory); the least
             recently used one is dropped beyond that (inputs of ever new sizes retrace).
-        cuda_graph (bool): on a GPU, capture each signature's call as a CUDA graph and replay
-            it (:class:`~framework.cuda.CudaGraphExecutor`): one launch a call, for small
-            batches, whose time goes to launching kernels. Ignored on other devices.
     """
 
-    def __init__(self, fn, max_graphs: int = 8, cuda_graph: bool = False):
+    def __init__(self, fn, max_graphs: int = 8):
         if isinstance(max_graphs, bool) or not isinstance(max_graphs, int) or max_graphs < 1:
             raise ValueError(f'max_graphs must be a positive int, but got {max_graphs!r}')
-        if not isinstance(cuda_graph, bool):
-            raise TypeError(f'cuda_graph must be a bool, but got {cuda_graph!r}')
         self.fn = fn
         self.max_graphs = max_graphs
-        self.cuda_graph = cuda_graph
         self._signatures: collections.OrderedDict[tuple, _Signature] = (
             collections.OrderedDict())
         self._lock = threading.Lock()
 
     def __getstate__(self):
         # Copies and pickles keep the function; they trace again when first called.
-        return {'fn': self.fn, 'max_graphs': self.max_graphs, 'cuda_graph': self.cuda_graph}
+        return {'fn': self.fn, 'max_graphs': self.max_graphs}
 
     def __setstate__(self, state):
-        self.__init__(state['fn'], state['max_graphs'], state.get('cuda_graph', False))
+        self.__init__(state['fn'], state['max_graphs'])
 
     def _signature(self, arrays) -> tuple:
         return tuple((a.shape, a.dtype.str, backend.get_device_from_array(a)) for a in arrays)
@@ -82,10 +75,7 @@ class CompiledFunction:
         if entry is None:
             graph, structure = self._trace(arrays)
             optimize(graph)
-            executor = Executor(graph)
-            if self.cuda_graph and isinstance(key[0][2] if key else None, backend.GpuDevice):
-                executor = CudaGraphExecutor(executor)
-            entry = self._signatures[key] = _Signature(executor, structure)
+            entry = self._signatures[key] = _Signature(Executor(graph), structure)
             if len(self._signatures) > self.max_graphs:
                 self._signatures.popitem(last=False)
         else:
@@ -146,8 +136,7 @@ def _array(x):
     return x.array if isinstance(x, Variable) else x
 
 
-def compile(fn, max_graphs: int = 8,  # noqa: A001 (PyTorch's name)
-            cuda_graph: bool = False) -> CompiledFunction:
+def compile(fn, max_graphs: int = 8) -> CompiledFunction:  # noqa: A001 (PyTorch's name)
     """Compiles ``fn`` for fast inference: see :class:`CompiledFunction`.
 
     Example::
@@ -156,4 +145,4 @@ def compile(fn, max_graphs: int = 8,  # noqa: A001 (PyTorch's name)
         fast = framework.graph.compile(model)
         prob = fast(x).array  # as model(x) with train off, faster
     """
-    return CompiledFunction(fn, max_graphs, cuda_graph)
+    return CompiledFunction(fn, max_graphs)

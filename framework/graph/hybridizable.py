@@ -32,7 +32,7 @@ class Hybridizable:
     #: :class:`~framework.graph.CompiledFunction`.
     max_graphs = 8
 
-    def hybridize(self, active: bool = True, *, cuda_graph: bool = False) -> None:
+    def hybridize(self, active: bool = True) -> None:
         """Makes :meth:`infer` (and so ``predict``) run as a static graph, here and in every
         :class:`Hybridizable` link below this one.
 
@@ -43,14 +43,12 @@ class Hybridizable:
 
         Args:
             active (bool): True to run as a static graph, False to run eagerly.
-            cuda_graph (bool): on a GPU, replay each graph captured as a CUDA graph (see
-                :func:`framework.graph.compile`).
         """
         links = self.links() if hasattr(self, 'links') else (self,)
         for link in links:
             if isinstance(link, Hybridizable):
-                link._static_graph = (compile(link.hybridized_link(), link.max_graphs,
-                                              cuda_graph) if active else None)
+                link._static_graph = (compile(link.hybridized_link(), link.max_graphs) if active
+                                      else None)
 
     def hybridized_link(self):
         """The link that :meth:`infer` runs (``self``; a wrapper returns what it wraps)."""

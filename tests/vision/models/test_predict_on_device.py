@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import framework.random
-from framework.testing import attr, devices
+from framework.testing import devices
 from vision.models import get_model
 
 # name: constructor keyword arguments of a small random model
@@ -26,13 +26,11 @@ SMALL = {
 }
 
 
-def _predict(name, device, cuda_graph=False):
+def _predict(name, device):
     numpy.random.seed(0)
     framework.random.seed(0)
     model = get_model(name)(pretrained_model=None, **SMALL[name])
     model.to_device(device)
-    if cuda_graph:
-        model.hybridize(cuda_graph=True)
     rng = numpy.random.RandomState(0)
     imgs = [rng.randint(0, 256, (3, 96, 128)).astype(numpy.float32),
             rng.randint(0, 256, (3, 130, 90)).astype(numpy.float32)]
@@ -40,23 +38,14 @@ def _predict(name, device, cuda_graph=False):
     return outputs if isinstance(outputs, tuple) else (outputs,)
 
 
-def _assert_same(actual, expected):
+@pytest.mark.parametrize('device', devices()[1:], ids=str)
+@pytest.mark.parametrize('name', sorted(SMALL))
+def test_predict_on_a_device_is_predict_on_the_cpu(name, device):
+    expected = _predict(name, '@numpy')
+    actual = _predict(name, device)
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected):
         assert len(got) == len(want)
         for a, e in zip(got, want):
             assert type(a) is numpy.ndarray and a.dtype == e.dtype and a.shape == e.shape
             numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)
-
-
-@pytest.mark.parametrize('device', devices()[1:], ids=str)
-@pytest.mark.parametrize('name', sorted(SMALL))
-def test_predict_on_a_device_is_predict_on_the_cpu(name, device):
-    _assert_same(_predict(name, device), _predict(name, '@numpy'))
-
-
-@attr.gpu
-@pytest.mark.parametrize('name', sorted(SMALL))
-def test_predict_replayed_as_cuda_graphs_is_predict_on_the_cpu(name):
-    gpu = devices()[2]
-    _assert_same(_predict(name, gpu, cuda_graph=True), _predict(name, '@numpy'))
