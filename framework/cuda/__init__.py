@@ -3,3 +3,11 @@
 Everything else reaches CuPy through the array module (``backend.get_array_module``), the same
 code on NumPy and CuPy; what has no NumPy counterpart lives here.
 """
+
+from framework import backend
+
+
+def is_cupy(xp) -> bool:
+    """Whether the array module ``xp`` is CuPy itself (not NumPy, not the emulated device's
+    module, which takes the array code's path)."""
+    return xp is backend._cupy()

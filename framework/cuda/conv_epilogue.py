@@ -7,11 +7,6 @@ import functools
 from framework import backend
 
 
-def is_cupy(xp) -> bool:
-    """Whether ``xp`` is CuPy itself (not NumPy, not the emulated device's module)."""
-    return xp is backend._cupy()
-
-
 @functools.cache
 def _kernel(bias: bool, residual: bool, activation: tuple | None):
     cupy = backend._cupy()

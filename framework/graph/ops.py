@@ -15,10 +15,15 @@ import math
 import numpy
 
 from framework import backend
-from framework.cuda.conv_epilogue import conv_epilogue, is_cupy
+from framework.cuda import is_cupy
+from framework.cuda.conv_epilogue import conv_epilogue
+from framework.cuda.im2col import im2col
 from framework.graph.graph import NCHW, NHWC, Graph, Op
 from framework.graph.memory_plan import block_view
 from framework.utils.conv import WindowGeometry
+
+#: The layout of a channels-last convolution's columns: a row per output position.
+_NHWC_COLUMNS = ('n', 'oy', 'ox', 'ky', 'kx', 'c')
 
 
 def _output(xp, out, shape, dtype):
@@ -179,6 +184,11 @@ class Conv2D(Op):
             x = x.reshape(n, h, w, g, c // g).transpose(3, 0, 1, 2, 4)
         elif self._pointwise(geometry) and self.stride == (1, 1) and x.flags.c_contiguous:
             return x
+        elif is_cupy(xp):
+            col = block_view(workspace['col'], (n,) + geometry.out_size + geometry.ksize + (c,),
+                             x.dtype)
+            im2col(x.transpose(0, 3, 1, 2), geometry, 0, _NHWC_COLUMNS, col)
+            return col
         axis = x.ndim - 3
         if self._pointwise(geometry):
             windows = geometry.at_offset(x, (0, 0), axis)[..., None, None, :]

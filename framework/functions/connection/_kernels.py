@@ -24,7 +24,13 @@ import math
 import numpy
 
 from framework import backend, resources
+from framework.cuda import is_cupy
+from framework.cuda.im2col import im2col
 from framework.utils import conv
+
+#: The layout of the columns of two-dimensional windows, ``(C, kh, kw, N, oh, ow)``: the
+#: ``(groups, K, N, P)`` matrix of :func:`columns` (on a GPU, one kernel writes it).
+_CHANNEL_MAJOR_COLUMNS = ('c', 'ky', 'kx', 'n', 'oy', 'ox')
 
 
 def _workspace(like, shape, dtype):
@@ -78,6 +84,12 @@ def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
         if _is_channel_major(x, stride, dtype):
             return xp.moveaxis(x, 0, 1).reshape(shape)
         view = x[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)]
+    elif is_cupy(xp) and len(ksize) == 2:
+        col = _workspace(x, shape, dtype)
+        geometry = conv.WindowGeometry.for_input(in_size, ksize, stride, pad, cover_all, dilate)
+        im2col(x, geometry, 0, _CHANNEL_MAJOR_COLUMNS, col.reshape((c,) + tuple(ksize) + (n,)
+                                                                    + tuple(out)))
+        return col
     else:
         view = conv.im2col(x, ksize, stride, pad, 0, cover_all, dilate)
     # (N, groups, C // groups, *ksize, *out), the batch axis moved before ``out``.

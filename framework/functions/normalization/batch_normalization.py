@@ -6,6 +6,8 @@ import numbers
 import warnings
 
 from framework import backend
+from framework.cuda import batch_normalization as cuda_batch_normalization
+from framework.cuda import is_cupy
 from framework.function_node import FunctionNode
 from framework.functions._dtypes import compute_dtype
 from framework.functions._inputs import float_input
@@ -151,6 +153,9 @@ class FixedBatchNormalization(FunctionNode):
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         cdtype = compute_dtype(x.dtype)
+        if is_cupy(backend.get_array_module(x)):
+            return cuda_batch_normalization.fixed_batch_normalization(
+                x, gamma, beta, mean, var, self.eps, self.param_shape, cdtype),
         # y = x * scale + shift: two passes over x, the per-channel terms folded first.
         scale, shift = fixed_normalization_affine(gamma, beta, mean, var, self.eps, cdtype)
         y = x * scale.reshape(self.param_shape)

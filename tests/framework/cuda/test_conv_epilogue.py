@@ -6,10 +6,8 @@ import itertools
 import numpy
 import pytest
 
-from framework import backend
-from framework.cuda.conv_epilogue import conv_epilogue, is_cupy
+from framework.cuda.conv_epilogue import conv_epilogue
 from framework.testing import attr
-from framework.testing.emulated_device import EmulatedDevice
 
 
 def _expected(y, b, residual, activation):
@@ -37,11 +35,3 @@ def test_the_epilogue_is_the_ops_one_after_another(bias, residual, activation, d
     conv_epilogue(on_gpu, None if b is None else cupy.asarray(b),
                   None if r is None else cupy.asarray(r), activation)
     numpy.testing.assert_allclose(on_gpu.get(), _expected(y, b, r, activation), rtol=1e-6)
-
-
-def test_only_cupy_itself_is_cupy():
-    assert not is_cupy(numpy)
-    assert not is_cupy(EmulatedDevice().xp)
-    if backend.is_cupy_available():
-        import cupy
-        assert is_cupy(cupy)
