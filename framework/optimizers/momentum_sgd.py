@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from framework import optimizer
+from framework.cuda import is_cupy, update_rules
 
 _default_hyperparam = optimizer.Hyperparameter(lr=0.01, momentum=0.9)
 
@@ -29,6 +30,10 @@ class MomentumSGDRule(optimizer.UpdateRule):
         if grad is None:
             return
         v = self.state['v']
+        if is_cupy(param.xp):
+            update_rules.momentum_sgd(param.array, grad, v, self.hyperparam.lr,
+                                      self.hyperparam.momentum)
+            return
         v *= self.hyperparam.momentum
         v -= self.hyperparam.lr * grad
         param.array += v

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from framework import optimizer
+from framework.cuda import is_cupy, update_rules
 
 _default_hyperparam = optimizer.Hyperparameter(lr=0.01)
 
@@ -22,6 +23,9 @@ class SGDRule(optimizer.UpdateRule):
     def update_core(self, param):
         grad = param.grad
         if grad is None:
+            return
+        if is_cupy(param.xp):
+            update_rules.sgd(param.array, grad, self.hyperparam.lr)
             return
         param.array -= self.hyperparam.lr * grad
 
