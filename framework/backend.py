@@ -126,7 +126,7 @@ class GpuDevice(Device):
     def from_array(cls, array):
         cupy = _cupy()
         if cupy is not None and isinstance(array, cupy.ndarray):
-            return cls(array.device.id)
+            return _gpu_device(array.device.id)
         return None
 
     @classmethod
@@ -160,6 +160,12 @@ class GpuDevice(Device):
 
     def __str__(self):
         return self.name
+
+
+@functools.cache
+def _gpu_device(device_id: int) -> GpuDevice:
+    """GPU ``device_id``, made once: every function call asks its inputs' device."""
+    return GpuDevice(device_id)
 
 
 _device_types: list[type[Device]] = [CpuDevice, GpuDevice]
