@@ -39,6 +39,7 @@ def test_the_script_trains_on_the_gpu(load_script, tmp_path, script):
 def test_train_imagenet_trains_on_the_gpu(load_script, tmp_path):
     module = load_script('train_imagenet')
     log = module.main(['--dataset', 'shapes', '--model', 'resnet14', '--base-channels', '4',
-                       '--size', '20', '--n-val', '16', '--batchsize', '8', '--loaderjob', '1',
-                       '--epoch', '1', '--device', '@cupy:0', '--out', str(tmp_path)])
+                       '--size', '20', '--n-train', '32', '--n-val', '16', '--batchsize', '8',
+                       '--loaderjob', '1', '--epoch', '1', '--device', '@cupy:0',
+                       '--out', str(tmp_path)])
     assert math.isfinite(log['main/loss'])
