@@ -115,6 +115,14 @@ class GpuDevice(Device):
         if not isinstance(device_id, int) or device_id < 0:
             raise ValueError(f'GpuDevice: device_id must be a non-negative int, got {device_id!r}')
         cupy = _require_cupy('GpuDevice')
+        try:
+            count = cupy.cuda.runtime.getDeviceCount()
+        except cupy.cuda.runtime.CUDARuntimeError:  # no driver
+            count = 0
+        if device_id >= count:
+            raise RuntimeError(f'GpuDevice: no GPU {device_id} is visible: CuPy sees {count} '
+                               'GPU(s) (check the NVIDIA driver with nvidia-smi, and '
+                               'CUDA_VISIBLE_DEVICES)')
         self.device_id = device_id
         self.xp = cupy
 

@@ -1,4 +1,5 @@
 import pathlib
+import types
 
 import numpy
 import pytest
@@ -114,3 +115,27 @@ def test_device_equality_and_hash():
 def test_using_device_is_a_context():
     with backend.using_device('@numpy'):
         pass
+
+
+def _fake_cupy(count):
+    """A stand-in for CuPy that sees ``count`` GPUs (or no driver when None)."""
+    class CUDARuntimeError(RuntimeError):
+        pass
+
+    def get_device_count():
+        if count is None:
+            raise CUDARuntimeError('cudaErrorNoDevice: no CUDA-capable device is detected')
+        return count
+    runtime = types.SimpleNamespace(getDeviceCount=get_device_count,
+                                    CUDARuntimeError=CUDARuntimeError)
+    return types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime),
+                                 ndarray=type('ndarray', (), {}))
+
+
+@pytest.mark.parametrize('count, device_id', [(None, 0), (0, 0), (1, 1)])
+def test_a_gpu_that_is_not_visible_is_named(monkeypatch, count, device_id):
+    monkeypatch.setattr(backend, '_cupy', lambda: _fake_cupy(count))
+    seen = count or 0
+    with pytest.raises(RuntimeError, match=rf'GpuDevice: no GPU {device_id} is visible: CuPy '
+                                           rf'sees {seen} GPU\(s\) \(check the NVIDIA driver'):
+        backend.get_device(f'@cupy:{device_id}')
