@@ -1,5 +1,6 @@
 """Every registered model, built small with random weights, keeps the ``predict`` contract of
-its task (as torchvision's ``test/test_models.py`` runs over every model it knows).
+its task (as torchvision's ``test/test_models.py`` runs over every model it knows), and predicts
+on the emulated device and on a GPU what it predicts on the CPU.
 
 A model that the registry knows and :data:`SMALL` does not build fails
 :func:`test_every_registered_model_is_covered`: a new model is tested by adding how to build
@@ -11,8 +12,10 @@ from __future__ import annotations
 import numpy
 import pytest
 
+import framework
 import framework.random
 from framework.graph import Hybridizable
+from framework.testing import devices
 from vision.models import get_model, list_models
 from vision.utils.testing import (
     assert_is_classification_link,
@@ -164,3 +167,20 @@ def test_hybridized_predict_is_the_eager_one(name):
     _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=HYBRID_ATOL.get(name, 1e-5))
     model.hybridize(False)
     _assert_same_outputs(model.predict(imgs), eager, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize('device', devices()[1:], ids=str)
+@pytest.mark.parametrize('name', _names())
+def test_predict_on_a_device_is_predict_on_the_cpu(name, device):
+    """On the emulated device (which refuses implicit transfers and what CuPy lacks) and on a
+    GPU: the CPU's outputs, as host arrays."""
+    model = _build(name)
+    if not isinstance(model, framework.Link):
+        pytest.skip(f'{name} holds no arrays (a stub of the tests)')
+    imgs = _images(3)
+    expected = _build(name).predict(imgs)
+    model.to_device(device)
+    actual = model.predict(imgs)
+    for output in actual if isinstance(actual, tuple) else (actual,):
+        assert all(type(a) is numpy.ndarray for a in output)
+    _assert_same_outputs(actual, expected, rtol=1e-4, atol=max(1e-4, HYBRID_ATOL.get(name, 0)))
