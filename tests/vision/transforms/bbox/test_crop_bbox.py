@@ -86,3 +86,26 @@ def test_bad_slices():
         crop_bbox(BBOX, None, slice(-3, None))
     with pytest.raises(ValueError, match='crop_bbox: x_slice must have a step of 1'):
         crop_bbox(BBOX, None, slice(0, 4, 2))
+
+
+def test_center_on_the_stop_side_is_outside():
+    # The region is [start, stop): a centre exactly on the stop (y, then x) is outside and the
+    # box removed, though it still overlaps the region; just before the stop it is kept.
+    bbox = numpy.array([[2, 0, 4, 2], [0, 2, 2, 4], [1.5, 1.5, 4.4, 4.4]], numpy.float32)
+    out, param = crop_bbox(bbox, slice(0, 3), slice(0, 3), allow_outside_center=False,
+                           return_param=True)
+    numpy.testing.assert_array_equal(param['index'], [2])
+    numpy.testing.assert_array_equal(out, [[1.5, 1.5, 3, 3]])
+    numpy.testing.assert_array_equal(param['truncated_index'], [0])
+    assert len(crop_bbox(bbox, slice(0, 3), slice(0, 3))) == 3
+
+
+def test_center_of_a_wide_box():
+    # The centre is ((y_min + y_max) / 2, (x_min + x_max) / 2): a box far right of the origin
+    # whose centre (1, 11) is in rows [0, 4) and columns [8, 14) is kept (its y_min and
+    # x_max would give 6, outside the rows), and one whose centre is at column 7 is not.
+    bbox = numpy.array([[0, 10, 2, 12], [0, 4, 2, 10]], numpy.float64)
+    out, param = crop_bbox(bbox, slice(0, 4), slice(8, 14), allow_outside_center=False,
+                           return_param=True)
+    numpy.testing.assert_array_equal(param['index'], [0])
+    numpy.testing.assert_array_equal(out, [[0, 2, 2, 4]])

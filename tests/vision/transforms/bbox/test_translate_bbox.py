@@ -38,3 +38,12 @@ def test_bad_offset():
     with pytest.raises(TypeError, match="translate_bbox: x_offset must be a real number, but "
                                         "got '3'"):
         translate_bbox(numpy.zeros((1, 4)), 1, '3')
+
+
+def test_offsets_default_to_zero():
+    # Each offset left out does not move the boxes along its axis.
+    bbox = numpy.array([[1, 2, 3, 4], [0.5, 0, 7, 9]], numpy.float32)
+    numpy.testing.assert_array_equal(translate_bbox(bbox), bbox)
+    numpy.testing.assert_array_equal(translate_bbox(bbox, 2), bbox + [2, 0, 2, 0])
+    numpy.testing.assert_array_equal(translate_bbox(bbox, x_offset=-1), bbox + [0, -1, 0, -1])
+    assert translate_bbox(bbox) is not bbox
