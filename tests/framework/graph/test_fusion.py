@@ -2,6 +2,7 @@
 convolution's output are fused into it; nothing else is."""
 
 import numpy
+import pytest
 
 import framework
 import framework.functions as F
@@ -136,3 +137,36 @@ def test_a_batch_normalization_after_the_sum_is_not_folded():
     g = _fused(lambda x: bn(conv(x) + x), _input())
     assert _kinds(g) == ['Conv2D', 'Affine']
     assert g.ops[0].residual
+
+
+@pytest.mark.parametrize('fn', [
+    lambda x, conv, bn: bn(conv(x) + x),
+    lambda x, conv, bn: bn(F.relu(conv(x))),
+    lambda x, conv, bn: F.relu(conv(x)) + x,
+    lambda x, conv, bn: (conv(x) + x) + x,
+    lambda x, conv, bn: F.relu(F.relu(conv(x))),
+], ids=['bn after residual', 'bn after activation', 'sum after activation',
+        'sum after residual', 'activation after activation'])
+def test_fusing_again_fuses_nothing_more(fn):
+    """A convolution that carries a residual or an activation takes nothing more: a batch
+    normalization, a sum or an activation after them is not what they would compute fused."""
+    conv, bn = L.Convolution2D(3, 3, 3, pad=1), _bn(3)
+    g = _fused(lambda x: fn(x, conv, bn), _input())
+    before = repr(g)
+    W, b = g.ops[0].W.copy(), g.ops[0].b.copy()
+    fuse(g)
+    assert repr(g) == before
+    numpy.testing.assert_array_equal(g.ops[0].W, W)
+    numpy.testing.assert_array_equal(g.ops[0].b, b)
+
+
+def test_a_convolution_read_by_nothing_is_left_alone():
+    conv = L.Convolution2D(3, 4, 3)
+
+    def unread(x):
+        conv(x)
+        return F.relu(x)
+
+    g = _fused(unread, _input())
+    assert _kinds(g) == ['Conv2D', 'Activation']
+    assert g.ops[0].activation is None and not g.ops[0].residual
