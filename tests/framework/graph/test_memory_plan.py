@@ -9,7 +9,7 @@ import framework.functions as F
 import framework.links as L
 from framework import graph
 from framework.graph import ops
-from framework.graph.memory_plan import plan_memory
+from framework.graph.memory_plan import MemoryPlan, plan_memory
 
 
 def _input(shape=(2, 4, 6, 6)):
@@ -181,3 +181,135 @@ def test_the_workspace_fits_every_op():
         for name, nbytes in op.workspace(g).items():
             assert plan.workspace[name] >= nbytes
     assert plan.workspace['col'] == 2 * 6 * 6 * 8 * 25 * 4
+
+
+class _Op(ops.Op):
+    """An op of a graph built by hand: only how it uses memory matters to the plan."""
+
+    def __init__(self, inputs, outputs, inplace=None, workspace=None):
+        super().__init__(inputs, outputs)
+        self.inplace = inplace
+        self._workspace = workspace or {}
+
+    def workspace(self, graph):
+        return dict(self._workspace)
+
+
+def _hand_built(nbytes, ops_, outputs):
+    """A graph of float32 values of ``nbytes`` bytes each (value 0 its input) and the ops
+    ``ops_``, returning the values ``outputs``."""
+    g = graph.Graph(numpy)
+    for n in nbytes:
+        g.add_value((n // 4,), numpy.float32)
+    g.inputs, g.ops, g.outputs = [0], ops_, outputs
+    return g
+
+
+def test_a_value_takes_the_smallest_free_block_that_fits():
+    # a (200 bytes) and b (100) are freed together after c; d (100) fits both.
+    x, a, b, c, d, y = range(6)
+    g = _hand_built([400, 200, 100, 40, 100, 40], [
+        _Op([x], [a]), _Op([x], [b]), _Op([a, b], [c]), _Op([c], [d]), _Op([d], [y]),
+    ], [y])
+    plan = plan_memory(g)
+    _assert_valid(g, plan)
+    assert plan.block_of == {a: 0, b: 1, c: 2, d: 1}
+    assert plan.block_sizes == [200, 100, 40]
+
+
+def test_without_a_free_block_that_fits_the_largest_free_one_grows():
+    # a (200 bytes) and b (100) are freed together after c; d (300) fits neither.
+    x, a, b, c, d, y = range(6)
+    g = _hand_built([400, 200, 100, 40, 300, 40], [
+        _Op([x], [a]), _Op([x], [b]), _Op([a, b], [c]), _Op([c], [d]), _Op([d], [y]),
+    ], [y])
+    plan = plan_memory(g)
+    _assert_valid(g, plan)
+    assert plan.block_of == {a: 0, b: 1, c: 2, d: 0}
+    assert plan.block_sizes == [300, 100, 40]
+
+
+def test_a_value_that_nothing_reads_frees_its_block_at_once():
+    x, unread, a, y = range(4)
+    g = _hand_built([400, 400, 400, 40], [
+        _Op([x], [unread]), _Op([x], [a]), _Op([a], [y]),
+    ], [y])
+    plan = plan_memory(g)
+    _assert_valid(g, plan)
+    assert plan.block_of == {unread: 0, a: 0}
+    assert plan.block_sizes == [400]
+
+
+def test_each_workspace_is_the_largest_that_an_op_asks_for():
+    x, a, y = range(3)
+    g = _hand_built([400, 400, 400], [
+        _Op([x], [a], workspace={'col': 64, 'tap': 0}),
+        _Op([a], [y], workspace={'col': 16, 'pad': 8}),
+    ], [y])
+    assert plan_memory(g).workspace == {'col': 64, 'tap': 0, 'pad': 8}
+
+
+def test_a_new_plan_is_empty():
+    plan = MemoryPlan()
+    assert plan.block_sizes == [] and plan.block_of == {} and plan.workspace == {}
+    assert plan.aliased_outputs == set() and plan.last_reads == {}
+
+
+def test_an_output_of_a_node_that_nothing_reads(assert_compiles):
+    conv1, conv2 = L.Convolution2D(4, 4, 3, pad=1), L.Convolution2D(2, 2, 3, pad=1)
+
+    def fn(x):
+        a, _ = F.split_axis(conv1(x), 2, axis=1)
+        return F.relu(conv2(a))
+
+    assert_compiles(fn, _input())
+
+
+def test_every_output_of_a_node_may_be_a_view_of_a_block():
+    conv1, conv2 = L.Convolution2D(4, 4, 3, pad=1), L.Convolution2D(2, 2, 3, pad=1)
+
+    def fn(x):
+        a, b = F.split_axis(conv1(x), 2, axis=1)
+        return F.relu(conv2(a)), b
+
+    fast = graph.compile(fn)
+    x = _input()
+    plan = plan_memory(fast.graph(x))
+    assert plan.aliased_outputs == {1}
+    _, first = fast(x)
+    kept = first.array.copy()
+    fast(-x)
+    numpy.testing.assert_array_equal(first.array, kept)
+
+
+def test_a_value_read_through_a_view_and_later_itself_keeps_its_block(assert_compiles):
+    conv0, conv1, conv2 = (L.Convolution2D(4, 4, 3, pad=1) for _ in range(3))
+
+    def fn(x):
+        h = conv0(x)
+        a = F.relu(F.reshape(h, (2, 8, 3, 6)))  # the view is read here, for the last time
+        g = conv2(conv1(x))  # two blocks taken while h is alive
+        return F.tanh(h), g, a
+
+    fast = assert_compiles(fn, _input())
+    g = fast.graph(_input())
+    tanh = next(i for i, op in enumerate(g.ops)
+                if isinstance(op, graph.graph.NodeOp) and op.node.label == 'Tanh')
+    h = g.ops[tanh].inputs[0]
+    assert plan_memory(g).last_reads[h] == len(g.ops)  # tanh's output may be a view of h
+
+
+@pytest.mark.parametrize('combine', [
+    lambda h: h + F.flip(h, axis=3),
+    lambda h: h * h[:, :, :1, :1],
+], ids=['sum', 'channel scale'])
+def test_an_op_in_place_over_a_value_that_it_also_reads_through_a_view(combine,
+                                                                       assert_compiles):
+    """The sum (or product) is written into its first input's block while its second input,
+    a view of that block, is read: the array module must read the view before it is
+    overwritten (NumPy's and CuPy's ufuncs copy an input that overlaps the output)."""
+    fast = assert_compiles(lambda x: F.tanh(combine(F.relu(F.tanh(x)))), _input())
+    g = fast.graph(_input())
+    op, = (op for op in g.ops if isinstance(op, (ops.Add, ops.ChannelScale)))
+    plan = plan_memory(g)
+    assert plan.block_of[op.outputs[0]] == plan.block_of[op.inputs[0]]
