@@ -303,3 +303,50 @@ def test_area_range_bounds_are_included(side, ranges):
             assert ap == pytest.approx(0.5), name
         else:
             assert numpy.isnan(ap), name
+
+
+def test_iou_exactly_the_lowest_threshold_matches():
+    # COCOeval skips an object only when the IoU is below the threshold: a box over half the
+    # object (IoU 50 / 100, exactly 0.5) is a match at 0.5 and at no other threshold; a box
+    # over 0.499 of it is a match nowhere.
+    gt = [[[0, 0, 10, 10]]]
+    result = eval_detection_coco([[[0, 0, 5, 10]]], [[0]], [[0.5]], gt, [[0]])
+    numpy.testing.assert_array_equal(result['coco_eval'].eval['recall'][:, 0, 0, 2],
+                                     [1] + [0] * 9)
+    assert result['ap/iou=0.50/area=all/max_dets=100'][0] == pytest.approx(1)
+    assert result['ap/iou=0.50:0.95/area=all/max_dets=100'][0] == pytest.approx(0.1)
+    result = eval_detection_coco([[[0, 0, 4.99, 10]]], [[0]], [[0.5]], gt, [[0]])
+    numpy.testing.assert_array_equal(result['coco_eval'].eval['recall'][:, 0, 0], 0)
+
+
+def test_precision_is_cocoeval_arithmetic_to_the_bit():
+    # COCOeval's precision is tp / (fp + tp + spacing(1)) in float64: found, missed, found
+    # (two objects) gives 1 / (1 + eps) up to recall 0.5 and 2 / (3 + eps) above, at every
+    # threshold (IoU 1); with maxDets 1 only the first detection counts. Compared exactly.
+    eps = numpy.spacing(1)
+    result = eval_detection_coco(
+        [[[0, 0, 10, 10], [50, 50, 60, 60], [20, 20, 30, 30]]], [[0, 0, 0]], [[0.9, 0.8, 0.7]],
+        [[[0, 0, 10, 10], [20, 20, 30, 30]]], [[0, 0]])
+    evaluation = result['coco_eval'].eval
+    first, second = numpy.float64(1) / (0 + 1 + eps), numpy.float64(2) / (1 + 2 + eps)
+    assert first != 1 and first != numpy.float64(1) / (1 + numpy.spacing(2))
+    numpy.testing.assert_array_equal(evaluation['precision'][:, :, 0, 0, 2],
+                                     [[first] * 51 + [second] * 50] * 10)
+    numpy.testing.assert_array_equal(evaluation['precision'][:, :, 0, 0, 0],
+                                     [[first] * 51 + [0] * 50] * 10)
+    numpy.testing.assert_array_equal(evaluation['recall'][:, 0, 0], [[0.5, 1, 1]] * 10)
+
+
+def test_parameters_are_pycocotools(pycocotools_eval, make_detections):
+    # The recorded parameters are COCOeval's for boxes, bit for bit: images numbered from 1.
+    data = make_detections(numpy.random.default_rng(1), n_image=3)
+    ours = eval_detection_coco(*data)['coco_eval'].params
+    theirs = pycocotools_eval('bbox', *data).params
+    assert ours.imgIds == theirs.imgIds == [1, 2, 3]
+    assert ours.catIds == theirs.catIds
+    numpy.testing.assert_array_equal(ours.iouThrs, theirs.iouThrs)
+    numpy.testing.assert_array_equal(ours.recThrs, theirs.recThrs)
+    assert ours.recThrs.shape == (101,)
+    assert ours.areaRng == theirs.areaRng == [[0, 1e10], [0, 1024], [1024, 9216], [9216, 1e10]]
+    assert ours.areaRngLbl == theirs.areaRngLbl
+    assert ours.maxDets == theirs.maxDets and ours.iouType == theirs.iouType == 'bbox'

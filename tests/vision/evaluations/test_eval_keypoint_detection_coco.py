@@ -350,3 +350,19 @@ def test_bad_input(change, error, match):
     args.update(change)
     with pytest.raises(error, match=match):
         eval_keypoint_detection_coco(**args)
+
+
+def test_parameters_are_pycocotools(pycocotools_keypoints):
+    # The recorded parameters are COCOeval's for keypoints, bit for bit: images numbered from
+    # 1, the area ranges all, medium and large, and maxDets 20.
+    data = random_keypoints(numpy.random.default_rng(4), n_image=4)
+    ours = eval_keypoint_detection_coco(*data)['coco_eval'].params
+    theirs = pycocotools_keypoints(*data).params
+    assert ours.imgIds == theirs.imgIds == [1, 2, 3, 4]
+    assert ours.catIds == theirs.catIds
+    numpy.testing.assert_array_equal(ours.iouThrs, theirs.iouThrs)
+    numpy.testing.assert_array_equal(ours.recThrs, theirs.recThrs)
+    assert ours.areaRng == theirs.areaRng == [[0, 1e10], [1024, 9216], [9216, 1e10]]
+    assert ours.areaRngLbl == theirs.areaRngLbl == ['all', 'medium', 'large']
+    assert ours.maxDets == theirs.maxDets == [20]
+    assert ours.iouType == theirs.iouType == 'keypoints'
