@@ -100,7 +100,10 @@ def similar_pairs(det: dict, gt: dict,
         gt (dict): ``image`` and ``label`` of the objects, int64 of shape :math:`(G,)`.
         similarity (callable): Given the indices ``(det_index, gt_index)`` of :math:`P`
             pairs, returns their similarities (IoU, OKS) as float64 of shape :math:`(P,)`.
-        chunk (int): The most pairs passed to ``similarity`` at once, which bounds memory.
+        chunk (int): About the most pairs passed to ``similarity`` at once, which bounds
+            memory: the calls are cut between detections at multiples of ``chunk`` pairs and a
+            detection's pairs are never split, so a call takes at most ``chunk`` plus the
+            pairs of one detection (and a call may take none).
 
     Returns:
         tuple of numpy.ndarray: ``(det_index, gt_index, similarity)`` of the pairs kept.
