@@ -12,7 +12,9 @@ every 2,000 iterations and at the end (:class:`~vision.extensions.SemanticSegmen
 
 The class weights are computed from the label maps of the whole training set before the
 training (on rank 0 under MPI), which also checks every label: one that is neither a class nor
--1 ends the run with one line that names the sample.
+-1 ends the run with one line that names the sample. ``--class-weight none`` trains without
+them (every class weighs 1), which suits the shapes, whose classes are far less unbalanced than
+CamVid's.
 
 The flips are seeded by ``--seed`` (each loader process seeds them for each image from it and
 the image's number; with ``--loaderjob 0`` the script seeds Python's and NumPy's global
@@ -105,6 +107,10 @@ def setup_hooks(train_chain) -> None:
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
     _segmentation.add_arguments(parser, RECIPE)
+    parser.add_argument('--class-weight', choices=('median-frequency', 'none'),
+                        default='median-frequency',
+                        help="the loss's class weights: ChainerCV's median frequency balancing "
+                             '(calc_weight), or none (every class 1)')
     args = parser.parse_args(argv)
     _segmentation.check_arguments(parser, args, RECIPE)
     return args
@@ -126,9 +132,15 @@ def train(args: argparse.Namespace) -> dict:
         train_set = _segmentation.train_dataset(args)
         weight = None
         if comm is None or comm.rank == 0:
+            # reading every label map checks the labels, whatever the weights
             weight = calc_weight(train_set.labels(), model.n_class)
-            print('class weights: ' + ', '.join(
-                f'{name} {w:.3g}' for name, w in zip(_segmentation.label_names(args), weight)))
+            if args.class_weight == 'none':
+                weight = None
+                print('class weights: none')
+            else:
+                print('class weights: ' + ', '.join(
+                    f'{name} {w:.3g}' for name, w in zip(_segmentation.label_names(args),
+                                                         weight)))
         if comm is not None:
             weight = comm.bcast_obj(weight)
         setup = _training.Training(

@@ -9,6 +9,7 @@ import pytest
 
 from framework.datasets import TupleDataset
 from vision.datasets import ShapesSemanticSegmentationDataset
+from vision.models.segmentation import PixelwiseSoftmaxClassifier
 
 # SegNet Basic of 4 channels on 32x32 shapes, 8 training and 2 validation images.
 _TINY = ['--dataset', 'shapes', '--base-channels', '4', '--size', '32', '--n-train', '8',
@@ -68,12 +69,14 @@ def test_a_label_map_of_another_size_is_refused(load_script):
         segmentation.CheckedLabelDataset(dataset, 5)[0]
 
 
-def test_a_bad_label_ends_the_run_with_one_line(load_script, monkeypatch, tmp_path, capsys):
+@pytest.mark.parametrize('class_weight', ['median-frequency', 'none'])
+def test_a_bad_label_ends_the_run_with_one_line(load_script, monkeypatch, tmp_path, capsys,
+                                                class_weight):
     train_segnet = load_script('train_segnet')
     monkeypatch.setattr(train_segnet._segmentation, 'ShapesSemanticSegmentationDataset',
                         lambda n, size, seed: _bad_dataset(n, 3, 7))
     with pytest.raises(SystemExit) as exit_info:
-        train_segnet.main(_TINY + ['--out', str(tmp_path)])
+        train_segnet.main(_TINY + ['--out', str(tmp_path), '--class-weight', class_weight])
     assert exit_info.value.code == ('train_segnet.py: error: CheckedLabelDataset: sample 3 of '
                                     'the training set has the label 7 at (y, x) = (1, 2), out '
                                     'of [0, 4] and not -1 (ignored)')
@@ -129,3 +132,19 @@ def test_training_falls_resumes_and_repeats(load_script, tmp_path):
     from vision.models import SegNetBasic
     loaded = SegNetBasic(pretrained_model=tmp_path / 'b' / 'model.npz')
     assert loaded.n_class == 5
+
+
+@pytest.mark.parametrize('option, weighted', [([], True), (['--class-weight', 'none'], False)])
+def test_the_loss_weighs_the_classes_by_median_frequency_unless_told_not_to(
+        load_script, monkeypatch, tmp_path, option, weighted):
+    train_segnet = load_script('train_segnet')
+    made = []
+
+    def classifier(predictor, class_weight=None):
+        made.append(class_weight)
+        return PixelwiseSoftmaxClassifier(predictor, class_weight=class_weight)
+    monkeypatch.setattr(train_segnet, 'PixelwiseSoftmaxClassifier', classifier)
+    train_segnet.main(_TINY + option + ['--out', str(tmp_path), '--iteration', '1'])
+    assert (made[0] is not None) == weighted
+    if weighted:
+        assert made[0].shape == (5,) and made[0].dtype == numpy.float32
