@@ -12,6 +12,7 @@ import numpy.lib.format as npy_format
 import pytest
 
 from framework.serializers import (
+    DeclaredSizeError,
     DictionarySerializer,
     NpzDeserializer,
     NpzMismatchError,
@@ -108,6 +109,8 @@ def test_load_message_lists_every_problem_under_the_path():
         '1 keys missing from the file (e.g. p/c), 1 shape mismatches (e.g. p/a: (2,) in the '
         'file, (3,) in the object), 1 type mismatches (e.g. p/b: float64 in the file cannot be '
         'cast to int32), 2 keys of the file that nothing read (e.g. p/u1, p/u2)')
+    many = NpzMismatchError('text', unread=['d', 'c', 'b', 'a'])
+    assert many.summary() == '4 keys of the file that nothing read (e.g. a, b, c)'
 
 
 def test_load_message_when_loading_stopped():
@@ -228,12 +231,35 @@ def test_legacy_header_refuses_any_global(tmp_path):
 
 
 def test_new_file_mode_follows_the_umask(tmp_path):
-    old = os.umask(0o027)
+    old = os.umask(0o022)
     try:
         save_npz(tmp_path / 'm.npz', _Values(a=numpy.zeros(1)))
     finally:
         os.umask(old)
-    assert os.stat(tmp_path / 'm.npz').st_mode & 0o777 == 0o640
+    assert os.stat(tmp_path / 'm.npz').st_mode & 0o777 == 0o644
     obj = _Values(a=numpy.ones(1))
     load_npz(tmp_path / 'm.npz', obj)
     assert obj.values['a'][0] == 0
+
+
+def test_archive_names_an_open_file_and_keys_without_npy(tmp_path):
+    path = tmp_path / 'f.npz'
+    path.write_bytes(_npz({'plain': _npy(numpy.arange(3)), 'a.npy': _npy(numpy.zeros(1))})
+                     .getvalue())
+    with open(path, 'rb') as f, NpzArchive(f) as npz:
+        assert list(npz) == ['plain', 'a']
+        numpy.testing.assert_array_equal(npz['plain'], [0, 1, 2])
+        with pytest.raises(KeyError, match=re.escape(f"'b' is not in the npz file {path}")):
+            npz['b']
+
+
+def test_archive_entry_declaring_more_than_its_member(tmp_path):
+    header = {'descr': '<f8', 'fortran_order': False, 'shape': (10,)}
+    f = io.BytesIO()
+    npy_format.write_array_header_1_0(f, header)
+    path = tmp_path / 's.npz'
+    path.write_bytes(_npz({'x.npy': f.getvalue() + bytes(8)}).getvalue())
+    with NpzArchive(path) as npz, pytest.raises(DeclaredSizeError, match=_exactly(
+            f"npz {path}: entry 'x' declares an array of shape (10,) and dtype float64 (80 "
+            'bytes), but its member holds 8 bytes')):
+        npz['x']

@@ -332,6 +332,6 @@ def test_storage_types_and_markers():
     bf16 = _StorageType('BFloat16Storage', numpy.uint16)
     assert bf16.name == 'BFloat16Storage' and repr(bf16) == 'torch.BFloat16Storage'
     assert bf16.dtype == numpy.uint16 and bf16.array_dtype == numpy.float32
-    f = _StorageType('FloatStorage', numpy.float32)
-    assert f.dtype == numpy.float32 and f.array_dtype == numpy.float32
+    f = _StorageType('DoubleStorage', numpy.float64)
+    assert f.dtype == numpy.float64 and f.array_dtype == numpy.float64
     assert repr(_TypeMarker('torch.Tensor')) == 'torch.Tensor'
