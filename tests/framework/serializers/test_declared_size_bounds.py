@@ -28,8 +28,9 @@ def _refused(path, message):
 
 
 def test_frame_larger_than_the_rest_of_the_file(tmp_path):
-    path = _second_header(tmp_path, b'\x80\x04\x95' + struct.pack('<Q', 100) + b'N.')
-    _refused(path, f'load_torch: {path}: the pickle declares a frame of 100 bytes at offset '
+    # 20 bytes: more than the 2 left, less than the offset of the frame's end.
+    path = _second_header(tmp_path, b'\x80\x04\x95' + struct.pack('<Q', 20) + b'N.')
+    _refused(path, f'load_torch: {path}: the pickle declares a frame of 20 bytes at offset '
                    f'{len(_MAGIC) + 11}, but only 2 bytes remain')
 
 
