@@ -246,7 +246,7 @@ def test_shutdown_joins_the_workers():
     eng.push(_noop)
     eng.wait_for_all()
     threads = list(eng._workers['cpu']._threads)
-    assert len(threads) == 2
+    assert [thread.name for thread in threads] == ['engine-cpu-0', 'engine-cpu-1']
     eng.shutdown()
     assert not any(thread.is_alive() for thread in threads)
 
