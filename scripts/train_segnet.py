@@ -45,6 +45,7 @@ from collections.abc import Iterable
 import numpy
 
 from framework.optimizer_hooks import WeightDecay
+from framework.training.extensions import PolynomialShift
 from vision.models import get_model
 from vision.models.segmentation import PixelwiseSoftmaxClassifier
 from vision.transforms import random_flip
@@ -111,6 +112,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         default='median-frequency',
                         help="the loss's class weights: ChainerCV's median frequency balancing "
                              '(calc_weight), or none (every class 1)')
+    parser.add_argument('--lr-policy', choices=('constant', 'poly'), default='constant',
+                        help="the learning rate: ChainerCV's constant --lr, or PSPNet's "
+                             'polynomial decay from --lr to 0 (power 0.9)')
     args = parser.parse_args(argv)
     _segmentation.check_arguments(parser, args, RECIPE)
     return args
@@ -146,7 +150,9 @@ def train(args: argparse.Namespace) -> dict:
         setup = _training.Training(
             model=model, train_chain=PixelwiseSoftmaxClassifier(model, class_weight=weight),
             transform=transform, batch_size=batch_size, loss_keys=(), setup_hooks=setup_hooks)
-        return _segmentation.run(args, setup, train_set, comm, shift=None)
+        shift = (PolynomialShift('lr', 0.9, args.iteration) if args.lr_policy == 'poly'
+                 else None)
+        return _segmentation.run(args, setup, train_set, comm, shift=shift)
 
 
 def main(argv=None) -> dict:

@@ -148,3 +148,13 @@ def test_the_loss_weighs_the_classes_by_median_frequency_unless_told_not_to(
     assert (made[0] is not None) == weighted
     if weighted:
         assert made[0].shape == (5,) and made[0].dtype == numpy.float32
+
+
+# poly: the 4th of 4 updates runs at --lr * (1 - 3 / 4) ** 0.9 (PSPNet's PolynomialShift)
+@pytest.mark.parametrize('option, last_lr', [([], 0.05),
+                                             (['--lr-policy', 'poly'], 0.05 * 0.25 ** 0.9)])
+def test_the_learning_rate_is_constant_or_decays_to_zero(load_script, tmp_path, option,
+                                                         last_lr):
+    train_segnet = load_script('train_segnet')
+    log = train_segnet.main(_TINY + option + ['--out', str(tmp_path), '--iteration', '4'])
+    assert log['lr'] == pytest.approx(last_lr, abs=1e-12)
