@@ -247,6 +247,7 @@ def test_shutdown_joins_the_workers():
     eng.wait_for_all()
     threads = list(eng._workers['cpu']._threads)
     assert [thread.name for thread in threads] == ['engine-cpu-0', 'engine-cpu-1']
+    assert all(thread.daemon for thread in threads)  # they never hold the process at exit
     eng.shutdown()
     assert not any(thread.is_alive() for thread in threads)
 
