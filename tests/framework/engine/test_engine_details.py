@@ -21,6 +21,7 @@ from framework.engine import (
     random_var,
 )
 from framework.engine import threaded as threaded_module
+from framework.testing.emulated_device import EmulatedDevice
 
 
 def _exactly(message):
@@ -354,3 +355,34 @@ def test_parallel_slices_bounds(monkeypatch):
     monkeypatch.setattr(engine_module, '_engine', eng)
     assert parallel_slices(8) == [slice(0, 2), slice(2, 4), slice(4, 6), slice(6, 8)]
     assert parallel_slices(0) == [] and parallel_slices(1) == [slice(0, 1)]
+
+
+@pytest.mark.parametrize('how', ['push_async', 'push_operator'])
+def test_run_context_of_each_kind_of_push(engine, how):
+    seen = []
+    for ctx in (None, EmulatedDevice()):
+        if how == 'push_async':
+            engine.push_async(lambda run_ctx, done: (seen.append(run_ctx.device), done()),
+                              ctx=ctx)
+        else:
+            engine.push_operator(engine.new_operator(
+                lambda run_ctx: seen.append(run_ctx.device)), ctx=ctx)
+    engine.wait_for_all()
+    assert [str(device) for device in seen] == ['@numpy', '@emulated']
+
+
+def test_internal_operations_do_not_wait_for_a_worker():
+    # Deletions of variables nothing uses run at once, in the pushing thread, even when every
+    # worker is busy.
+    eng = ThreadedEngine(num_cpu_workers=1)
+    gate = threading.Event()
+    try:
+        eng.push(lambda run_ctx: gate.wait(5))
+        v = eng.new_var()
+        op = eng.new_operator(_noop, mutate_vars=(v,))
+        eng.delete_operator(op)
+        eng.delete_var(v)
+        assert op.fn is None and v.deleted
+    finally:
+        gate.set()
+        eng.shutdown()
