@@ -246,6 +246,12 @@ def test_shutdown_joins_the_workers():
     eng = ThreadedEngine(num_cpu_workers=2)
     eng.push(_noop)
     eng.wait_for_all()
+    # Later pushes reuse the same workers.
+    first = eng._workers['cpu']
+    for _ in range(3):
+        eng.push(_noop)
+        eng.wait_for_all()
+    assert eng._workers['cpu'] is first
     threads = list(eng._workers['cpu']._threads)
     assert [thread.name for thread in threads] == ['engine-cpu-0', 'engine-cpu-1']
     assert all(thread.daemon for thread in threads)  # they never hold the process at exit
