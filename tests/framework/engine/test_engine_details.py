@@ -237,9 +237,15 @@ def test_a_granted_write_blocks_later_reads(threaded):
     # The write was granted by the read's completion; a read pushed now waits for it.
     threaded.push(lambda run_ctx: late_read.set(), const_vars=(v,))
     assert not late_read.wait(0.2)
+    # A push waiting for one of two variables waits, whichever order they are given in.
+    free = threaded.new_var()
+    both_read, both_written = threading.Event(), threading.Event()
+    threaded.push(lambda run_ctx: both_read.set(), const_vars=(v, free))
+    threaded.push(lambda run_ctx: both_written.set(), mutate_vars=(v, threaded.new_var()))
+    assert not both_read.wait(0.2) and not both_written.is_set()
     write_gate.set()
     threaded.wait_for_all()
-    assert late_read.is_set()
+    assert late_read.is_set() and both_read.is_set() and both_written.is_set()
 
 
 def test_shutdown_joins_the_workers():
