@@ -35,23 +35,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 
+import harness
 import numpy
 
 _STATIC = ', static graph'
-
-
-def _best_of(fn, repeat: int, sync=lambda: None) -> float:
-    fn()
-    sync()
-    best = float('inf')
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def _data(batch: int):
@@ -59,13 +47,6 @@ def _data(batch: int):
     x = rng.uniform(-1, 1, (batch, 3, 224, 224)).astype(numpy.float32)
     t = rng.randint(0, 1000, batch).astype(numpy.int32)
     return x, t
-
-
-def _device_sync(device):
-    """A function that waits for ``device``'s work (none on the CPU)."""
-    if device.xp is numpy:
-        return lambda: None
-    return device.xp.cuda.Device(device.device_id).synchronize
 
 
 def bench_ours(batches: list[int], train_batch: int, repeat: int,
@@ -77,7 +58,7 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int,
     from vision.models import ResNet50
 
     device = backend.get_device(device_spec)
-    sync = _device_sync(device)
+    sync = harness.device_sync(device)
     model = ResNet50(arch='fb')
     model.to_device(device)
     times = {}
@@ -87,12 +68,12 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int,
         def infer(x=x):
             with framework.using_config('train', False), framework.no_backprop_mode():
                 model(x)
-        times[f'inference, batch {batch}'] = _best_of(infer, repeat, sync)
+        times[f'inference, batch {batch}'] = harness.best_of(infer, repeat, sync)[0]
     compiled = framework.graph.compile(model)
     for batch in batches:
         x = device.send(_data(batch)[0])
-        times[f'inference, batch {batch}{_STATIC}'] = _best_of(lambda x=x: compiled(x), repeat,
-                                                               sync)
+        times[f'inference, batch {batch}{_STATIC}'] = harness.best_of(
+            lambda x=x: compiled(x), repeat, sync)[0]
     model.pick = 'fc6'
     optimizer = optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
@@ -104,7 +85,7 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int,
         model.cleargrads()
         loss.backward()
         optimizer.update()
-    times[f'training step, batch {train_batch}'] = _best_of(step, repeat, sync)
+    times[f'training step, batch {train_batch}'] = harness.best_of(step, repeat, sync)[0]
     return times
 
 
@@ -145,9 +126,7 @@ def bench_torch(batches: list[int], train_batch: int, repeat: int,
                 device_spec: str = '@numpy') -> dict[str, float]:
     import torch
 
-    on_gpu = device_spec != '@numpy'
-    device = torch.device(f'cuda:{device_spec.rpartition(":")[2]}' if on_gpu else 'cpu')
-    sync = (lambda: torch.cuda.synchronize(device)) if on_gpu else (lambda: None)
+    device, sync = harness.torch_device(torch, device_spec)
     model = _torch_resnet50(torch).to(device)
     times = {}
     model.eval()
@@ -157,7 +136,7 @@ def bench_torch(batches: list[int], train_batch: int, repeat: int,
         def infer(x=x):
             with torch.no_grad():
                 model(x)
-        times[f'inference, batch {batch}'] = _best_of(infer, repeat, sync)
+        times[f'inference, batch {batch}'] = harness.best_of(infer, repeat, sync)[0]
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x, t = (torch.from_numpy(a).to(device) for a in _data(train_batch))
@@ -168,7 +147,7 @@ def bench_torch(batches: list[int], train_batch: int, repeat: int,
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-    times[f'training step, batch {train_batch}'] = _best_of(step, repeat, sync)
+    times[f'training step, batch {train_batch}'] = harness.best_of(step, repeat, sync)[0]
     return times
 
 
@@ -185,7 +164,7 @@ def bench_chainer(batches: list[int], train_batch: int, repeat: int,
         def infer(x=x):
             with chainer.using_config('train', False), chainer.no_backprop_mode():
                 model(x, layers=['prob'])
-        times[f'inference, batch {batch}'] = _best_of(infer, repeat)
+        times[f'inference, batch {batch}'] = harness.best_of(infer, repeat)[0]
     optimizer = chainer.optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
     x, t = _data(train_batch)
@@ -196,7 +175,7 @@ def bench_chainer(batches: list[int], train_batch: int, repeat: int,
         model.cleargrads()
         loss.backward()
         optimizer.update()
-    times[f'training step, batch {train_batch}'] = _best_of(step, repeat)
+    times[f'training step, batch {train_batch}'] = harness.best_of(step, repeat)[0]
     return times
 
 

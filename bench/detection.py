@@ -179,14 +179,7 @@ def _train_ssd(lib, model, batch: int, repeat: int, device=None) -> dict:
         model.cleargrads()
         loss.backward()
         optimizer.update()
-    return _timed(step, repeat, sync=_sync(device))
-
-
-def _sync(device):
-    """What waits for ``device``'s work (None on the host)."""
-    if device is None or device.xp is numpy:
-        return None
-    return device.xp.cuda.Device(device.device_id).synchronize
+    return _timed(step, repeat, sync=harness.device_sync(device))
 
 
 def _train_faster_rcnn(lib, model, repeat: int) -> dict:
@@ -262,8 +255,7 @@ def bench_torchvision(settings) -> dict:
     import torchvision
 
     torch.set_num_threads(settings.threads)
-    on_gpu = settings.device != '@numpy'
-    device = torch.device(f'cuda:{settings.device.rpartition(":")[2]}' if on_gpu else 'cpu')
+    device, sync = harness.torch_device(torch, settings.device)
     rule_array = _rule_array()
     model = torchvision.models.detection.ssd300_vgg16(weights=None, weights_backbone=None,
                                                       num_classes=N_FG_CLASS + 1)
@@ -283,11 +275,9 @@ def bench_torchvision(settings) -> dict:
                 in_nms = torchvision_cpu_nms.seconds
                 with torch.no_grad():
                     result = model(imgs[:batch])
-                if on_gpu:
-                    torch.cuda.synchronize(device)
                 nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
                 return result
-            seconds, result, best = harness.best_of(detect, settings.repeat)
+            seconds, result, best = harness.best_of(detect, settings.repeat, sync)
             rows[f'SSD300 predict, batch {batch}'] = {
                 'seconds': seconds, 'detections': sum(len(r['boxes']) for r in result),
                 'nms_port': nms_of_call[1 + best]}

@@ -23,6 +23,7 @@ import io
 import pstats
 import time
 
+import harness
 import numpy
 
 
@@ -102,8 +103,7 @@ def main(argv=None) -> None:
     from framework import backend
 
     device = backend.get_device(args.device)
-    sync = (device.xp.cuda.Device(device.device_id).synchronize if device.xp is not numpy
-            else lambda: None)
+    sync = harness.device_sync(device) or (lambda: None)
     for name, fn in _cases(device, args.batch).items():
         fn()
         fn()

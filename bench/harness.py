@@ -38,6 +38,23 @@ def best_of(fn, repeat: int, sync=None) -> tuple[float, object, int]:
     return best, result, which
 
 
+def device_sync(device):
+    """What waits for the work queued on ``device`` (a framework Device): its synchronization
+    on a GPU, None on the host (and on any device without a ``device_id``)."""
+    if not hasattr(device, 'device_id'):
+        return None
+    return device.xp.cuda.Device(device.device_id).synchronize
+
+
+def torch_device(torch, device_spec: str):
+    """PyTorch's device for a framework device name (``'@numpy'`` or ``'@cupy:N'``) and what
+    waits for its work (None on the CPU)."""
+    if device_spec == '@numpy':
+        return torch.device('cpu'), None
+    device = torch.device(f'cuda:{device_spec.rpartition(":")[2]}')
+    return device, lambda: torch.cuda.synchronize(device)
+
+
 def cores() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()

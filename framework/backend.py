@@ -141,9 +141,9 @@ class GpuDevice(Device):
     def from_spec(cls, spec):
         for prefix in ('@cupy:', 'gpu:', 'cuda:'):
             if spec.startswith(prefix) and spec[len(prefix):].isdigit():
-                return cls(int(spec[len(prefix):]))
+                return _gpu_device(int(spec[len(prefix):]))
         if spec in ('@cupy', 'gpu', 'cuda'):
-            return cls(0)
+            return _gpu_device(0)
         return None
 
     def send_array(self, array):
