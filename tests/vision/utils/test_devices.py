@@ -60,3 +60,16 @@ def test_inputs_of_two_devices_are_refused():
                                   device.send(numpy.ones((1, 2, 2), bool)))):
         with pytest.raises(ValueError, match='all inputs must be on one device'):
             call()
+
+
+@pytest.mark.parametrize('on_device', ['bbox_a', 'bbox_b'])
+def test_bbox_iou_names_itself_and_both_arguments_when_their_devices_differ(on_device):
+    device = devices()[1]
+    boxes = {'bbox_a': _BBOX, 'bbox_b': _BBOX[:2]}
+    boxes[on_device] = device.send(boxes[on_device])
+    where = {name: device if name == on_device else backend.CpuDevice() for name in boxes}
+    message = (f"bbox_iou: all inputs must be on one device, but bbox_a is on {where['bbox_a']} "
+               f"and bbox_b is on {where['bbox_b']}; move them with to_device first")
+    with pytest.raises(ValueError) as error:
+        bbox_iou(**boxes)
+    assert str(error.value) == message
