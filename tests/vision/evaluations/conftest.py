@@ -141,9 +141,9 @@ def random_boxes(rng, n, size=300., min_side=2., max_side=150.):
 AREA_BOUNDS = numpy.array([0, 32 ** 2, 96 ** 2], numpy.float32)
 
 
-def _areas(rng, n: int) -> numpy.ndarray:
-    """Object areas: uniform in [0, 15000), a third of them exactly at a range bound."""
-    areas = rng.uniform(0, 15000, n).astype(numpy.float32)
+def random_areas(rng, n: int, high: float = 15000.) -> numpy.ndarray:
+    """Object areas: uniform in [0, high), a third of them exactly at a range bound."""
+    areas = rng.uniform(0, high, n).astype(numpy.float32)
     at_bound = rng.uniform(size=n) < 1 / 3
     areas[at_bound] = rng.choice(AREA_BOUNDS, at_bound.sum())
     return areas
@@ -181,7 +181,7 @@ def random_detections(rng, n_image=20, n_class=5, max_gt=8, max_pred=25, quantum
                 pred_bbox.astype(dtype), pred_label.astype(numpy.int32),
                 pred_score.astype(numpy.float32), gt_bbox.astype(dtype),
                 gt_label.astype(numpy.int32),
-                _areas(rng, n_gt),
+                random_areas(rng, n_gt),
                 rng.uniform(size=n_gt) < 0.15)):
             column.append(value)
     return columns
@@ -192,6 +192,12 @@ def pycocotools_keypoints():
     """The reference :func:`keypoint_reference`; skips the test if pycocotools is missing."""
     pytest.importorskip('pycocotools')
     return keypoint_reference
+
+
+@pytest.fixture
+def make_areas():
+    """:func:`random_areas`, for tests to call with their own generator."""
+    return random_areas
 
 
 @pytest.fixture

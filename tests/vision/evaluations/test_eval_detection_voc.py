@@ -158,7 +158,10 @@ def test_calc_detection_voc_ap_hand_computed():
 
 def _reference_prec_rec(pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_labels,
                         gt_difficults, iou_thresh):
-    """PASCAL VOC's evaluation, one class, image and prediction at a time (no score ties)."""
+    """PASCAL VOC's evaluation, one class, image and prediction at a time, ties in scores
+    broken as ChainerCV's ``argsort()[::-1]`` on a stable sort: within an image the later
+    prediction is matched first, and in the ranking of the dataset the later entry comes
+    first."""
     n_class = max(max(numpy.max(lb, initial=-1) for lb in pred_labels),
                   max(numpy.max(lb, initial=-1) for lb in gt_labels)) + 1
     prec, rec = [], []
@@ -169,7 +172,7 @@ def _reference_prec_rec(pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_lab
             gts = [(g, d) for g, gl, d in zip(gt_bbox, gt_label, difficult) if gl == lb]
             n_pos += sum(not d for _, d in gts)
             taken = [False] * len(gts)
-            for i in numpy.argsort(-score):
+            for i in numpy.argsort(score, kind='stable')[::-1]:
                 if label[i] != lb:
                     continue
                 scores.append(score[i])
@@ -193,7 +196,7 @@ def _reference_prec_rec(pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_lab
             prec.append(None)
             rec.append(None)
             continue
-        match = numpy.array(matches)[numpy.argsort(-numpy.array(scores))]
+        match = numpy.array(matches)[numpy.argsort(numpy.array(scores), kind='stable')[::-1]]
         tp, fp = numpy.cumsum(match == 1), numpy.cumsum(match == 0)
         with numpy.errstate(invalid='ignore'):
             prec.append(tp / (tp + fp))
@@ -201,14 +204,38 @@ def _reference_prec_rec(pred_bboxes, pred_labels, pred_scores, gt_bboxes, gt_lab
     return prec, rec
 
 
-@pytest.mark.parametrize('seed', range(5))
+def _with_pairs_at_the_thresholds(rng, data):
+    """``data`` with, in each image, one more object and three predictions of its class whose
+    IoUs with it (VOC's +1 convention) are exactly 0.3, 0.5 and 0.7: integer boxes of the same
+    corner and width, heights 3k, 5k, 7k against 10k, so the IoU is a correctly rounded
+    ``3kw / 10kw``, the float of the threshold itself."""
+    data = [list(column) for column in data]
+    for i in range(len(data[0])):
+        k, width = rng.integers(1, 6), rng.integers(1, 40)
+        y, x = rng.integers(0, 200, 2)
+        gt = numpy.array([[y, x, y + 10 * k - 1, x + width - 1]], numpy.float64)
+        pred = numpy.repeat(gt, 3, axis=0)
+        pred[:, 2] = y + numpy.array([3, 5, 7]) * k - 1
+        label = rng.integers(0, 5)
+        score = numpy.round(rng.uniform(size=3) * 5) / 5
+        for column, value in zip((0, 1, 2, 3, 4), (pred, [label] * 3, score, gt, [label])):
+            data[column][i] = numpy.concatenate(
+                (data[column][i], numpy.asarray(value, data[column][i].dtype)))
+    return data
+
+
+@pytest.mark.parametrize('seed', range(9))
 def test_random_against_reference(seed, make_detections):
+    # Every third draw has continuous values; the others have coordinates on a grid of 1 or
+    # 1/4 and scores in steps of 0.2 (tied scores). Each image has a prediction exactly at
+    # each threshold.
     rng = numpy.random.default_rng(seed)
-    data = make_detections(rng, n_image=15, dtype=numpy.float64)
+    data = _with_pairs_at_the_thresholds(rng, make_detections(
+        rng, n_image=15, quantum=(None, 1., 0.25)[seed % 3], dtype=numpy.float64)[:5])
     difficults = [rng.uniform(size=len(label)) < 0.2 for label in data[4]]
     for iou_thresh in (0.3, 0.5, 0.7):
-        prec, rec = calc_detection_voc_prec_rec(*data[:5], difficults, iou_thresh=iou_thresh)
-        expected_prec, expected_rec = _reference_prec_rec(*data[:5], difficults, iou_thresh)
+        prec, rec = calc_detection_voc_prec_rec(*data, difficults, iou_thresh=iou_thresh)
+        expected_prec, expected_rec = _reference_prec_rec(*data, difficults, iou_thresh)
         assert len(prec) == len(expected_prec)
         for got, expected in zip(prec + rec, expected_prec + expected_rec):
             if expected is None:

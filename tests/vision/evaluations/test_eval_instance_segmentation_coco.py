@@ -82,7 +82,7 @@ def _random_masks(rng, n, height, width):
     return masks
 
 
-def _random_segmentations(rng, n_image=10, n_class=3):
+def _random_segmentations(rng, random_areas, n_image=10, n_class=3):
     columns = tuple([] for _ in range(7))
     for _ in range(n_image):
         height, width = rng.integers(6, 40, 2)
@@ -97,15 +97,15 @@ def _random_segmentations(rng, n_image=10, n_class=3):
         for column, value in zip(columns, (
                 pred_mask, rng.integers(0, n_class, n_pred),
                 numpy.round(rng.uniform(size=n_pred) * 4) / 4, gt_mask,
-                rng.integers(0, n_class, n_gt), rng.uniform(0, 2000, n_gt),
+                rng.integers(0, n_class, n_gt), random_areas(rng, n_gt),
                 rng.uniform(size=n_gt) < 0.2)):
             column.append(value)
     return columns
 
 
 @pytest.mark.parametrize('seed', range(6))
-def test_random_against_pycocotools(seed, pycocotools_eval):
-    data = _random_segmentations(numpy.random.default_rng(seed))
+def test_random_against_pycocotools(seed, pycocotools_eval, make_areas):
+    data = _random_segmentations(numpy.random.default_rng(seed), make_areas)
     gt_areas = data[5] if seed % 2 else None
     gt_crowdeds = data[6] if seed % 3 else None
     result = eval_instance_segmentation_coco(*data[:5], gt_areas, gt_crowdeds)

@@ -26,7 +26,8 @@ def random_keypoints(rng, n_image=20, n_class=3, max_gt=6, max_pred=30, quantum=
                      dtype=numpy.float32):
     """Objects and predictions, most predictions near an object.
 
-    Some objects have few or no visible keypoints. With ``quantum``, coordinates are
+    Some objects have few or no visible keypoints; a third of the areas are exactly 0, 32²
+    or 96². With ``quantum``, coordinates are
     multiples of it and scores multiples of 0.2, so that scores and OKS tie. Returns
     ``pred_points, pred_labels, pred_scores, gt_points, gt_visibles, gt_bboxes, gt_labels,
     gt_areas, gt_crowdeds`` as lists.
@@ -55,6 +56,8 @@ def random_keypoints(rng, n_image=20, n_class=3, max_gt=6, max_pred=30, quantum=
         low, high = gt_point.min(axis=1), gt_point.max(axis=1)
         bbox = numpy.concatenate([low, high], axis=1) + rng.normal(0, 3, (n_gt, 4))
         area = numpy.prod(high - low, axis=1) * rng.uniform(0.2, 1, n_gt)
+        at_bound = rng.uniform(size=n_gt) < 1 / 3  # COCO's range bounds, in both ranges
+        area[at_bound] = rng.choice([0., 32. ** 2, 96. ** 2], at_bound.sum())
         for column, value in zip(columns, (
                 pred_point.astype(dtype), pred_label.astype(numpy.int32),
                 pred_score.astype(numpy.float32), gt_point.astype(dtype), visible,
