@@ -324,6 +324,62 @@ _OPERATOR_CASES = [(op, other) for op in ('__add__', '__sub__', '__mul__', '__tr
     for other in (0.5, 'array')]
 
 
+def _at(x, values, every=2):
+    """``x`` with every ``every``-th entry set to ``values`` in turn: the exact points where a
+    function has a kink, a bound or a tie, at which its value and gradient are conventions."""
+    x = x.copy()
+    flat = x.reshape(-1)
+    flat[::every] = numpy.resize(numpy.asarray(values, x.dtype), flat[::every].size)
+    return x
+
+
+def _tied(*shape, seed=0):
+    """Values from {-0.5, 0, 0.25, 0.5}: ties along every axis."""
+    rng = numpy.random.RandomState(seed)
+    return rng.choice(numpy.float32([-0.5, 0, 0.25, 0.5]), shape)
+
+
+_X = _u(3, 4)
+# Inputs drawn at the boundaries themselves: Chainer's value and gradient there are what a model
+# ported from it relies on (ReLU's gradient at 0 is 0, a max passes its gradient to the first of
+# tied inputs, clip's bounds are inside).
+BOUNDARY_CASES = [
+    ('relu', (_at(_X, [0.]),), {}),
+    ('leaky_relu', (_at(_X, [0.]),), {'slope': 0.3}),
+    ('elu', (_at(_X, [0.]),), {'alpha': 0.7}),
+    ('selu', (_at(_X, [0.]),), {}),
+    ('prelu', (_at(_u(3, 4, 5), [0.]), _u(4, seed=1)), {}),
+    ('crelu', (_at(_X, [0.]),), {'axis': 1}),
+    ('absolute', (_at(_X, [0.]),), {}),
+    ('relu6', (_at(_u(3, 4, low=-8, high=8), [0., 6.]),), {}),
+    ('clip', (_at(_X, [-0.5, 0.5]),), {'x_min': -0.5, 'x_max': 0.5}),
+    ('hard_sigmoid', (_at(_u(3, 4, low=-4, high=4), [-2.5, 2.5]),), {}),
+    ('floor', (_at(_u(3, 4, low=-3, high=3), [-2., 0., 1.]),), {}),
+    ('maximum', (_at(_X, [0.25]), _at(_u(3, 4, seed=1), [0.25])), {}),
+    ('minimum', (_at(_X, [0.25]), _at(_u(3, 4, seed=1), [0.25])), {}),
+    ('max', (_tied(2, 3, 4),), {'axis': 1}),
+    ('min', (_tied(2, 3, 4),), {'axis': -1, 'keepdims': True}),
+    ('max', (_tied(2, 3, 4),), {}),
+    ('argmax', (_tied(2, 3, 4),), {'axis': 1}),
+    ('argmin', (_tied(2, 3, 4),), {}),
+    ('maxout', (_tied(3, 6),), {'pool_size': 2}),
+    ('max_pooling_2d', (_tied(2, 3, 7, 6),), {'ksize': 3, 'stride': 2, 'pad': 1}),
+    ('max_pooling_2d', (_tied(2, 3, 7, 6),), {'ksize': 2, 'cover_all': False}),
+    ('absolute_error', (_at(_X, [0.25]), _at(_u(3, 4, seed=1), [0.25])), {}),
+    ('mean_absolute_error', (_at(_X, [0.25]), _at(_u(3, 4, seed=1), [0.25])), {}),
+    ('huber_loss', (_at(_X, [0.5, -0.5, 0.]), numpy.zeros((3, 4), numpy.float32)),
+     {'delta': 0.5, 'reduce': 'no'}),
+    ('hinge', (numpy.float32([[1, -1, 0.5, -0.5]] * 4), numpy.int32([0, 1, 2, 3])), {}),
+    ('softmax_cross_entropy', (_tied(6, 4), _labels(6, 4, ignore=-1)), {}),
+]
+
+
+@pytest.mark.parametrize('name, arrays, kwargs', BOUNDARY_CASES,
+                         ids=[f'{c[0]}-{i}' for i, c in enumerate(BOUNDARY_CASES)])
+def test_function_matches_chainer_at_its_boundaries(name, arrays, kwargs):
+    _compare(name, arrays, kwargs, differentiate=name not in _NO_GRAD)
+
+
 @pytest.mark.parametrize('op, other', _OPERATOR_CASES)
 def test_operators_match_chainer(op, other):
     a = _u(3, 4, low=0.5, high=1.5)
