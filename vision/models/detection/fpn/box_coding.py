@@ -30,9 +30,12 @@ def encode_bbox(src_bbox, dst_bbox, std: Sequence[float] = (1., 1.)):
         std (pair of float): the deviations of the centre and of the size offsets.
 
     Returns:
-        array: ``(R, 4)`` float32, ``(t_y, t_x, t_h, t_w)``.
+        array: ``(R, 4)`` float32, ``(t_y, t_x, t_h, t_w)``, on the boxes' device.
+
+    Raises:
+        ValueError: If the two arrays live on different devices.
     """
-    xp = backend.get_array_module(src_bbox, dst_bbox)
+    xp = backend.same_device('encode_bbox', (src_bbox, dst_bbox), ('src_bbox', 'dst_bbox')).xp
     return (bbox2loc(src_bbox, dst_bbox) / _std(xp, std)).astype(numpy.float32)
 
 
@@ -46,9 +49,12 @@ def decode_bbox(src_bbox, loc, std: Sequence[float] = (1., 1.)):
         std (pair of float): as in :func:`encode_bbox`.
 
     Returns:
-        array: ``(R, 4)`` float32, ``(y_min, x_min, y_max, x_max)``.
+        array: ``(R, 4)`` float32, ``(y_min, x_min, y_max, x_max)``, on the boxes' device.
+
+    Raises:
+        ValueError: If the two arrays live on different devices.
     """
-    xp = backend.get_array_module(src_bbox, loc)
+    xp = backend.same_device('decode_bbox', (src_bbox, loc), ('src_bbox', 'loc')).xp
     loc = (loc * _std(xp, std)).astype(numpy.float32)
     loc[:, 2:] = xp.minimum(loc[:, 2:], EXP_CLIP)
     return loc2bbox(src_bbox, loc)
