@@ -49,12 +49,11 @@ def bbox_head_loss_pre(rois, roi_indices, std: Sequence[float], bboxes, labels, 
     roi = numpy.concatenate([backend.to_cpu(r) for r in rois]).astype(numpy.float32)
     roi_index = numpy.concatenate([backend.to_cpu(r) for r in roi_indices]).astype(numpy.int32)
     gt_loc = numpy.zeros((len(roi), 4), numpy.float32)
-    gt_label = numpy.full(len(roi), -1, numpy.int32)
+    gt_label = numpy.zeros(len(roi), numpy.int32)  # the background, until matched or dropped
     source = numpy_source(rng)
     for i in numpy.unique(roi_index):
         index = numpy.flatnonzero(roi_index == i)
         bbox, label = backend.to_cpu(bboxes[i]), backend.to_cpu(labels[i])
-        gt_label[index] = 0
         if len(bbox) > 0:
             iou = bbox_iou(roi[index], bbox)
             fg = index[iou.max(axis=1) >= thresh]
