@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
+import framework
 import framework.functions as F
 from framework.optimizers import MomentumSGD
 from framework.testing.gradient_check import check_backward
@@ -145,3 +146,94 @@ def test_images_must_be_square_of_a_side_multiple_of_32(chain, shape):
     with pytest.raises(ValueError, match=r'imgs must be \(B, 3, S, S\) with S a multiple of '
                                          r'32, but got the shape'):
         chain(x, [BBOX] * 2, [LABEL] * 2)
+
+
+def _sigmoid_cross_entropy(x, t):
+    """Elementwise, in float64; 0 where ``t`` is -1."""
+    x = x.astype(numpy.float64)
+    return numpy.where(t == -1, 0, numpy.logaddexp(0, x) - x * t)
+
+
+def test_the_loss_and_each_reported_term_by_hand(chain):
+    rng = numpy.random.RandomState(3)
+    n_box = (4 + 16 + 64) * 3
+    locs = rng.standard_normal((2, n_box, 4)).astype(numpy.float32)
+    objs = rng.standard_normal((2, n_box)).astype(numpy.float32)
+    confs = rng.standard_normal((2, n_box, 3)).astype(numpy.float32)
+    targets = chain.targets(locs, [BBOX, BBOX[:1]], [LABEL, LABEL[:1]])
+    gt_locs, weights, gt_objs, gt_confs = targets
+    weight = weights[:, :, None].astype(numpy.float64)
+    loc = (_sigmoid_cross_entropy(locs[..., :2], gt_locs[..., :2]) * weight).sum() + (
+        (locs[..., 2:].astype(numpy.float64) - gt_locs[..., 2:]) ** 2 * weight).sum() / 2
+    expected = {'loc_loss': loc / 2,
+                'obj_loss': _sigmoid_cross_entropy(objs, gt_objs).sum() / 2,
+                'conf_loss': _sigmoid_cross_entropy(confs, gt_confs).sum() / 2}
+    expected['loss'] = sum(expected.values())
+    assert min(expected.values()) > 0.1
+    reporter, observation = framework.Reporter(), {}
+    reporter.add_observer('main', chain)
+    with reporter.scope(observation):
+        loss = chain.loss(framework.Variable(locs), framework.Variable(objs),
+                          framework.Variable(confs), *targets)
+    assert {key: float(value.array) for key, value in observation.items()} == pytest.approx(
+        {f'main/{key}': value for key, value in expected.items()}, rel=1e-5)
+    assert loss.dtype == numpy.float32 and float(loss.array) == pytest.approx(expected['loss'],
+                                                                              rel=1e-5)
+
+
+@pytest.mark.parametrize('n_bboxes, n_labels', [(2, 1), (1, 2)])
+def test_either_list_of_the_wrong_length_is_refused(chain, n_bboxes, n_labels):
+    locs = numpy.zeros((2, (4 + 16 + 64) * 3, 4), numpy.float32)
+    with pytest.raises(ValueError) as error:
+        chain.targets(locs, [BBOX] * n_bboxes, [LABEL] * n_labels)
+    assert str(error.value) == ('YOLOv3TrainChain: bboxes and labels must hold one entry per '
+                                f'image (2), but got {n_bboxes} and {n_labels}')
+    with pytest.raises(ValueError) as error:
+        chain.targets(locs[:, :10], [BBOX] * 2, [LABEL] * 2)
+    assert str(error.value) == ('YOLOv3TrainChain: locs has 10 boxes, but inputs of side 64 '
+                                'have 252')
+
+
+def test_targets_are_of_float32_boxes_whatever_their_dtype_and_images_without_boxes(chain):
+    locs = numpy.zeros((3, (4 + 16 + 64) * 3, 4), numpy.float32)
+    bbox = BBOX.astype(numpy.float64) + [0.1, 0.3, 0.7, 0.9]  # not float32 values
+    empty = numpy.zeros((0, 4))
+    targets = chain.targets(locs, [empty, bbox, bbox.astype(numpy.float32)],
+                            [numpy.zeros(0, int), LABEL, LABEL])
+    assert [t.dtype for t in targets] == [numpy.float32, numpy.float32, numpy.int32,
+                                          numpy.int32]
+    for t in targets:
+        numpy.testing.assert_array_equal(t[1], t[2])    # as float32, after an empty image
+    assert (targets[2][1] == 1).sum() == 2 and not targets[1][0].any()
+
+
+def test_a_box_overlapping_the_ground_truth_exactly_at_the_threshold_still_counts(chain):
+    # Threshold: one of the IoUs of the default boxes (zero offsets) with the box; the boxes
+    # above it and not assigned are left out (-1), the ones at it are not.
+    locs = numpy.zeros((1, (4 + 16 + 64) * 3, 4), numpy.float32)
+    iou = bbox_iou(chain.model.decode_bbox(locs[0]), BBOX[:1])[:, 0]
+    assert chain.ignore_thresh == 0.7                 # Darknet's, by default
+    chain.ignore_thresh = float(numpy.unique(iou[iou > 0])[-3])
+    gt_objs = chain.targets(locs, [BBOX[:1]], [LABEL[:1]])[2][0]
+    assigned = gt_objs == 1
+    assert assigned.sum() == 1 and (iou[~assigned] > chain.ignore_thresh).sum() >= 1
+    numpy.testing.assert_array_equal(gt_objs[~assigned],
+                                     numpy.where(iou[~assigned] > chain.ignore_thresh, -1, 0))
+    assert (iou[~assigned] == chain.ignore_thresh).any()
+
+
+def test_boxes_in_the_first_and_last_cells_and_beyond_the_edges(chain):
+    # The 8x8 map (step 8) starts at box 60 and has three anchors per cell: (13, 10),
+    # (30, 16), (23, 33). Centres in cell (0, 0), in cell (7, 7), exactly on the bottom-right
+    # corner (the last cell) and above the image (the first row).
+    bbox = numpy.float32([[4 - 6.5, 4 - 5, 4 + 6.5, 4 + 5],          # (13, 10) at (4, 4)
+                          [60 - 15, 60 - 8, 60 + 15, 60 + 8],        # (30, 16) at (60, 60)
+                          [64 - 11.5, 64 - 16.5, 64 + 11.5, 64 + 16.5],  # (23, 33) at (64, 64)
+                          [-2 - 6.5, 20 - 5, -2 + 6.5, 20 + 5]])     # (13, 10) at (-2, 20)
+    locs = numpy.zeros((1, (4 + 16 + 64) * 3, 4), numpy.float32)
+    gt_locs, _, gt_objs, gt_confs = chain.targets(locs, [bbox], [numpy.int32([0, 1, 2, 0])])
+    index = [60 + 0, 60 + (7 * 8 + 7) * 3 + 1, 60 + (7 * 8 + 7) * 3 + 2, 60 + 2 * 3 + 0]
+    assert numpy.flatnonzero(gt_objs[0] == 1).tolist() == sorted(index)
+    numpy.testing.assert_allclose(gt_locs[0, index, :2],
+                                  [[0.5, 0.5], [0.5, 0.5], [1, 1], [-0.25, 0.5]])
+    assert gt_confs[0, index].argmax(axis=1).tolist() == [0, 1, 2, 0]
