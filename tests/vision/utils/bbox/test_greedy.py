@@ -54,11 +54,12 @@ def _offered(grid, query):
 
 
 @pytest.mark.parametrize('thresh', [0.25, 0.5, 0.7, 0.95, 1.0])
-@pytest.mark.parametrize('seed, n_group, offset', [
-    (0, None, 0.), (1, 3, 0.), (2, None, -5e4), (3, 7, 1e6),
+@pytest.mark.parametrize('seed, n_group, offset, tall', [
+    (0, None, 0., 1), (1, 3, 0., 1), (2, None, -5e4, 1), (3, 7, 1e6, 1), (4, None, 0., 12),
 ])
-def test_every_pair_at_or_above_the_threshold_is_offered(thresh, seed, n_group, offset):
-    box = _layout(seed, offset=offset)
+def test_every_pair_at_or_above_the_threshold_is_offered(thresh, seed, n_group, offset, tall):
+    # ``tall``: the layout stretched in y, so that the grid has more rows than columns.
+    box = _layout(seed, offset=offset) * [tall, 1, tall, 1]
     rng = numpy.random.default_rng(seed + 100)
     group = None if n_group is None else rng.integers(0, n_group, len(box))
     boxes = greedy._Boxes(box, group)
@@ -69,6 +70,27 @@ def test_every_pair_at_or_above_the_threshold_is_offered(thresh, seed, n_group, 
     assert expected                                  # the layout has pairs to find
     missed = expected - _offered(grid, query)
     assert not missed
+    # IoU >= t allows |dy_min| up to (1 - t) / t times the smaller height (a box at the bottom
+    # of one 1 / t times taller): the band may not be narrower
+    assert grid.band_scale >= (1 - thresh) / thresh
+
+
+@pytest.mark.parametrize('thresh', [0.3, 0.5, 0.7])
+def test_pairs_across_a_cell_border_are_offered_both_ways(thresh):
+    # Twins a little apart, of one size: where a border of the cells falls between them, the
+    # later twin lies in the last cell of the first one's band (the end of the run of keys of
+    # each row of the band is inclusive) and the first in the first cell of the later's band.
+    rng = numpy.random.default_rng(14)
+    side = numpy.float64(20.)
+    corner = rng.uniform(0, 2000, (400, 2))
+    box = numpy.concatenate((corner, corner + side), axis=1)
+    shift = rng.uniform(0.1, 1, (400, 2)) * side * (1 - thresh) / 4
+    box = numpy.concatenate((box, box + numpy.tile(shift, 2)))
+    grid = greedy._Grid(greedy._Boxes(box, None), thresh)
+    query = grid.query(numpy.arange(len(box)), numpy.ones(len(box), bool), len(box))
+    expected = _pairs_above(box, thresh, None)
+    assert len(expected) >= 800                      # each twin finds the other
+    assert not expected - _offered(grid, query)
 
 
 def test_offered_pairs_stay_near_in_place_and_size():
@@ -77,6 +99,38 @@ def test_offered_pairs_stay_near_in_place_and_size():
     grid = greedy._Grid(greedy._Boxes(box, None), 0.7)
     query = grid.query(numpy.arange(len(box)), numpy.ones(len(box), bool), len(box))
     assert query.n_pairs < len(box) ** 2 / 10
+
+
+@pytest.mark.parametrize('thresh', [0.25, 0.5, 0.7, 0.95])
+@pytest.mark.parametrize('seed, n_group', [(15, None), (16, 3)])
+def test_offered_pairs_lie_within_the_bands_and_a_cell(thresh, seed, n_group):
+    # What the index promises, pair by pair: a box is offered to a kept box only if their
+    # groups are equal, their areas are within the ratio t..1/t widened by one size bucket, and
+    # their corners are within the kept box's band, (1 - t) / t times its side, widened by one
+    # cell of the offered box's bucket, two bands of the largest box of that bucket (its side
+    # at most sqrt(2^bucket width) times the offered box's). A wider band, coarser cells or
+    # buckets, or another group's keys would offer more than this.
+    box = _layout(seed, n=1500, extent=600.)
+    rng = numpy.random.default_rng(seed)
+    group = None if n_group is None else rng.integers(0, n_group, len(box))
+    grid = greedy._Grid(greedy._Boxes(box, group), thresh)
+    query = grid.query(numpy.arange(len(box)), numpy.ones(len(box), bool), len(box))
+    kept = numpy.repeat(query.kept, query.count)
+    other = grid.position[numpy.repeat(query.lo, query.count) + greedy._ranks(query.count)]
+    if group is not None:
+        assert (group[kept] == group[other]).all()
+    size = box[:, 2:] - box[:, :2]
+    log_area = numpy.log2(size.prod(axis=1))
+    log_ratio = -numpy.log2(thresh)
+    width = max(log_ratio, 0.05)                      # of a size bucket
+    assert (numpy.abs(log_area[other] - log_area[kept]) <= log_ratio + width + 2e-3).all()
+    band_scale = (1 - thresh) / thresh * (1 + 1e-3)
+    band = band_scale * size[kept] + 1e-5 * (numpy.abs(box[kept, :2]) + size[kept])
+    cell = 2 * band_scale * numpy.sqrt(size[other].prod(axis=1) * 2 ** width)
+    distance = numpy.abs(box[other, :2] - box[kept, :2])
+    assert (distance <= band + cell[:, None] * (1 + 1e-9)).all()
+    # and it offers something on both sides of every bound
+    assert (distance > band).any()
 
 
 def test_dead_boxes_leave_the_index_but_not_its_answers():
@@ -166,3 +220,56 @@ def test_sparse_boxes_are_compared_with_few_others(monkeypatch, thresh):
     monkeypatch.setattr(greedy, 'iou_of_pairs', counting)
     numpy.testing.assert_array_equal(greedy.greedy_suppression(box, thresh), expected)
     assert sum(counted) < len(box) ** 2 / 20
+
+
+def test_the_work_stops_with_the_limit_and_the_last_block(monkeypatch):
+    # Disjoint boxes are all kept: a block of them reaches any limit up to its size, after
+    # which no block is resolved; the last block suppresses nothing (nothing is left); boxes
+    # that fit in one block need no index.
+    calls = {'resolve': 0, 'suppress': 0, 'grid': 0}
+
+    def counting(name, function):
+        def counted(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+        monkeypatch.setattr(greedy, {'resolve': '_resolve_block', 'suppress': '_suppress',
+                                     'grid': '_Grid'}[name], counted)
+
+    counting('resolve', greedy._resolve_block)
+    counting('suppress', greedy._suppress)
+    counting('grid', greedy._Grid)
+    corner = numpy.arange(300, dtype=numpy.float64)[:, None] * 20
+    box = numpy.concatenate((corner, corner, corner + 10, corner + 10), axis=1)
+    for limit in (5, greedy._BLOCK):
+        calls.update(resolve=0)
+        assert greedy.greedy_suppression(box, 0.5, limit=limit).tolist() == list(range(limit))
+        assert calls['resolve'] == 1
+    calls.update(resolve=0, suppress=0, grid=0)
+    assert len(greedy.greedy_suppression(box[:200], 0.5)) == 200
+    assert calls == {'resolve': 2, 'suppress': 1, 'grid': 1}
+    calls.update(grid=0)
+    assert len(greedy.greedy_suppression(box[:greedy._BLOCK], 0.5)) == greedy._BLOCK
+    assert calls['grid'] == 0
+
+
+def test_keys_of_a_huge_index_do_not_overflow(monkeypatch):
+    # 8000 labels, areas from 2^12 to 2^90 and coordinates spread over 1e15: groups x
+    # buckets x cells would pass 2^63, so the cells grow until the keys fit in int64. Each box
+    # has a copy of its label at IoU ~0.998; the answer is the one without the index.
+    rng = numpy.random.default_rng(17)
+    n = 8000
+    side = numpy.exp2(rng.uniform(6, 45, (n, 1))).repeat(2, axis=1)
+    corner = rng.uniform(0, 1e15, (n, 2))
+    box = numpy.concatenate((corner, corner + side), axis=1)
+    box = numpy.concatenate((box, box + numpy.tile(side, 2) * 1e-3))
+    group = numpy.tile(rng.permutation(n), 2)
+    order = rng.permutation(len(box))
+    box, group = box[order], group[order]
+    grid = greedy._Grid(greedy._Boxes(box, group), 0.99)
+    n_groups, n_buckets = int(grid.group_id.max()) + 1, grid.strides[0]
+    assert n_groups * n_buckets * (2 ** 20) ** 2 > 2 ** 63      # before the cells grow
+    assert n_groups * float(numpy.prod(grid.strides)) < 2 ** 63
+    with_index = greedy.greedy_suppression(box, 0.99, group)
+    monkeypatch.setattr(greedy, '_Grid', lambda *args: None)
+    numpy.testing.assert_array_equal(with_index, greedy.greedy_suppression(box, 0.99, group))
+    assert len(with_index) == n
