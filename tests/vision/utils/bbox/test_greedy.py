@@ -240,10 +240,10 @@ def test_the_work_stops_with_the_limit_and_the_last_block(monkeypatch):
     counting('grid', greedy._Grid)
     corner = numpy.arange(300, dtype=numpy.float64)[:, None] * 20
     box = numpy.concatenate((corner, corner, corner + 10, corner + 10), axis=1)
-    for limit in (5, greedy._BLOCK):
+    for limit, n_block in ((5, 1), (greedy._BLOCK, 1), (200, 2)):
         calls.update(resolve=0)
         assert greedy.greedy_suppression(box, 0.5, limit=limit).tolist() == list(range(limit))
-        assert calls['resolve'] == 1
+        assert calls['resolve'] == n_block
     calls.update(resolve=0, suppress=0, grid=0)
     assert len(greedy.greedy_suppression(box[:200], 0.5)) == 200
     assert calls == {'resolve': 2, 'suppress': 1, 'grid': 1}
