@@ -133,17 +133,21 @@ def test_offered_pairs_lie_within_the_bands_and_a_cell(thresh, seed, n_group):
     assert (distance > band).any()
 
 
-def test_dead_boxes_leave_the_index_but_not_its_answers():
-    box = _layout(6)
-    n = len(box)
-    boxes = greedy._Boxes(box, None)
-    grid = greedy._Grid(boxes, 0.5)
-    alive = numpy.ones(n, bool)
-    alive[numpy.random.default_rng(6).choice(n, n - 50, replace=False)] = False
-    kept = numpy.flatnonzero(alive)[:10]
-    expected = {p for p in _pairs_above(box, 0.5, None) if p[0] in kept and alive[p[1]]}
-    query = grid.query(kept, alive, int(alive.sum()))  # compacts: few alive boxes left
-    assert grid.position.size <= 2 * 50 + greedy._COMPACT_SLACK
+@pytest.mark.parametrize('n_box, compacted', [(1150, True), (1124, False)])
+def test_dead_boxes_leave_the_index_but_not_its_answers(n_box, compacted):
+    # With 50 boxes alive, the index drops the dead ones once they outnumber the alive ones by
+    # more than _COMPACT_SLACK (1150 - 50 > 50 + 1024), and not at exactly that many.
+    box = _layout(6, n=n_box - 200)
+    assert len(box) == n_box
+    grid = greedy._Grid(greedy._Boxes(box, None), 0.5)
+    pairs = sorted(_pairs_above(box, 0.5, None))
+    alive = numpy.zeros(n_box, bool)
+    alive[list(pairs[0])] = True                      # a pair, and 48 others
+    alive[numpy.random.default_rng(6).choice(numpy.flatnonzero(~alive), 48, replace=False)] = True
+    kept = numpy.flatnonzero(alive)[::2]
+    expected = {p for p in pairs if p[0] in kept and alive[p[1]]}
+    query = grid.query(kept, alive, 50)
+    assert grid.position.size == (50 if compacted else n_box)
     assert expected and expected <= _offered(grid, query)
 
 
@@ -273,3 +277,17 @@ def test_keys_of_a_huge_index_do_not_overflow(monkeypatch):
     monkeypatch.setattr(greedy, '_Grid', lambda *args: None)
     numpy.testing.assert_array_equal(with_index, greedy.greedy_suppression(box, 0.99, group))
     assert len(with_index) == n
+
+
+def test_boxes_of_one_corner_at_a_threshold_of_one():
+    # No band (t = 1) and no extent (one corner): the cells would have no size; duplicates
+    # are still found, only they are suppressed, and nothing warns (no 0 / 0).
+    rng = numpy.random.default_rng(18)
+    side = rng.integers(1, 50, (300, 2)).astype(numpy.float64)
+    box = numpy.concatenate((numpy.zeros((300, 2)), side), axis=1)
+    first_of_each = numpy.sort(numpy.unique(side, axis=0, return_index=True)[1])
+    assert len(first_of_each) < 300
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        kept = greedy.greedy_suppression(box, 1.0)
+    numpy.testing.assert_array_equal(kept, first_of_each)
