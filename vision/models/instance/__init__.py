@@ -1,0 +1,1 @@
+"""Instance segmentation models: each family in its subpackage (``mask_rcnn``)."""
