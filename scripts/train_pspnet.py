@@ -11,10 +11,12 @@ auxiliary head); the loss of
 entropy plus 0.4 times that of an auxiliary head on ``res4``. Each training image goes through
 PSPNet's augmentation (:class:`Transform`): a random scale in [0.5, 2], a random crop of the
 tile's size, a random rotation in [-10, 10] degrees, a resize up to the tile's size where the
-image was smaller, a random horizontal flip. The extractor starts from ChainerCV's ImageNet
-weights (``--pretrained-model imagenet``, the default on Cityscapes and ADE20K; random weights
-on shapes). The model is evaluated at the end (or every ``--eval-interval`` iterations) on the
-val split (:class:`~vision.extensions.SemanticSegmentationEvaluator`).
+image was smaller, a random horizontal flip (``--scale-range`` and ``--max-angle`` narrow the
+scale and the rotation, e.g. for the shapes, which are drawn at one scale). The extractor
+starts from ChainerCV's ImageNet weights (``--pretrained-model imagenet``, the default on
+Cityscapes and ADE20K; random weights on shapes). The model is evaluated at the end (or every
+``--eval-interval`` iterations) on the val split
+(:class:`~vision.extensions.SemanticSegmentationEvaluator`).
 
 Under MPI the batch normalizations compute their statistics over the batches of every process
 (:func:`~framework.distributed.create_mnbn_model`), as the authors' synchronized batch
@@ -74,9 +76,10 @@ class Transform:
     smaller); a rotation by an angle drawn from [-``max_angle``, ``max_angle``] degrees, the
     sides kept (the image bilinear with black corners, the labels nearest with -1 corners); a
     resize to ``crop_size`` where the crop was smaller; a horizontal flip with probability 1/2;
-    the mean subtracted. The scale, the angle and the flip are drawn from NumPy's global
-    generator, the crop from Python's :mod:`random`, which the loader processes seed for each
-    image.
+    the mean subtracted. A scale of exactly 1 leaves the sizes alone and an angle of exactly 0
+    rotates nothing (``scale_range=(1, 1)``, ``max_angle=0``: only the crop and the flip). The
+    scale, the angle and the flip are drawn from NumPy's global generator, the crop from
+    Python's :mod:`random`, which the loader processes seed for each image.
 
     Args:
         mean (numpy.ndarray): float32 ``(3, 1, 1)``, the model's mean.
@@ -97,16 +100,20 @@ class Transform:
         int32 ``(H, W)``, ``(H, W)`` being ``crop_size``."""
         img, label = in_data
         scale = numpy.random.uniform(*self.scale_range)
-        size = tuple(max(int(scale * side), 1) for side in img.shape[1:])
-        img = resize(img, size, Image.BICUBIC)
-        label = resize(label[None], size, Image.NEAREST)
+        label = label[None]
+        if scale != 1:
+            size = tuple(max(int(scale * side), 1) for side in img.shape[1:])
+            img = resize(img, size, Image.BICUBIC)
+            label = resize(label, size, Image.NEAREST)
+        size = img.shape[1:]
         crop = self.crop_size if all(s >= c for s, c in zip(size, self.crop_size)) \
             else (min(size),) * 2
         img, param = random_crop(img, crop, return_param=True)
         label = label[:, param['y_slice'], param['x_slice']]
         angle = numpy.random.uniform(-self.max_angle, self.max_angle)
-        img = rotate(img, angle, expand=False)
-        label = rotate(label, angle, expand=False, fill=-1, interpolation=Image.NEAREST)
+        if angle != 0:
+            img = rotate(img, angle, expand=False)
+            label = rotate(label, angle, expand=False, fill=-1, interpolation=Image.NEAREST)
         if crop != self.crop_size:
             img = resize(img, self.crop_size, Image.BICUBIC)
             label = resize(label, self.crop_size, Image.NEAREST)
@@ -130,8 +137,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument('--input-size', type=_training.positive_int,
                         help='the side of the square tiles the model trains and predicts on '
                              '(713 on cityscapes, 473 on ade20k, --size on shapes)')
+    parser.add_argument('--scale-range', type=float, nargs=2, default=(0.5, 2.0),
+                        metavar=('MIN', 'MAX'),
+                        help="the range of the augmentation's random scale (ChainerCV's 0.5 "
+                             '2; 1 1 scales nothing)')
+    parser.add_argument('--max-angle', type=float, default=10,
+                        help="the largest angle of the augmentation's random rotation, in "
+                             "degrees (ChainerCV's 10; 0 rotates nothing)")
     args = parser.parse_args(argv)
     _segmentation.check_arguments(parser, args, RECIPE)
+    low, high = args.scale_range
+    if not 0 < low <= high:
+        parser.error(f'--scale-range must be two scales 0 < MIN <= MAX, but got {low:g} '
+                     f'{high:g}')
+    if args.max_angle < 0:
+        parser.error(f'--max-angle must be 0 or more, but got {args.max_angle:g}')
     if args.input_size is None:
         args.input_size = INPUT_SIZES.get(args.dataset, args.size)
     if args.input_size < 48:
@@ -160,7 +180,8 @@ def train(args: argparse.Namespace) -> dict:
         model = distributed.create_mnbn_model(model, comm)
     setup = _training.Training(
         model=model, train_chain=PSPNetTrainChain(model),
-        transform=Transform(model.mean, model.input_size), batch_size=batch_size,
+        transform=Transform(model.mean, model.input_size, tuple(args.scale_range),
+                            args.max_angle), batch_size=batch_size,
         loss_keys=('main_loss', 'aux_loss'), setup_hooks=setup_hooks)
     shift = PolynomialShift('lr', 0.9, args.iteration)
     with _training.dataset_errors_end_the_run('train_pspnet.py', comm):

@@ -55,8 +55,30 @@ def test_weight_decay_spares_batch_normalization_and_the_auxiliary_head(load_scr
                    for name in decayed)
 
 
+@pytest.mark.parametrize('flip', [False, True])
+def test_the_augmentation_narrowed_to_nothing_only_crops_and_flips(load_script, flip):
+    train_pspnet = load_script('train_pspnet')
+    rng = numpy.random.RandomState(0)
+    img = rng.uniform(0, 255, (3, 48, 48)).astype(numpy.float32)
+    label = rng.randint(0, 5, (48, 48)).astype(numpy.int32)
+    mean = numpy.full((3, 1, 1), 10, numpy.float32)
+    transform = train_pspnet.Transform(mean, (48, 48), (1, 1), 0)
+    seed = next(s for s in range(20) if (numpy.random.RandomState(s).rand(3)[2] > 0.5) == flip)
+    numpy.random.seed(seed)
+    x, t = transform((img, label))
+    if flip:
+        img, label = img[:, :, ::-1], label[:, ::-1]
+    numpy.testing.assert_array_equal(x, img - mean)
+    numpy.testing.assert_array_equal(t, label)
+
+
 @pytest.mark.parametrize('options, message', [
     (['--dataset', 'camvid'], "argument --dataset: invalid choice: 'camvid'"),
+    (['--dataset', 'shapes', '--scale-range', '2', '1'],
+     '--scale-range must be two scales 0 < MIN <= MAX, but got 2 1'),
+    (['--dataset', 'shapes', '--scale-range', '0', '1'],
+     '--scale-range must be two scales 0 < MIN <= MAX, but got 0 1'),
+    (['--dataset', 'shapes', '--max-angle', '-5'], '--max-angle must be 0 or more, but got -5'),
     (['--dataset', 'shapes', '--size', '32'],
      '--input-size must be 48 or more (8 times the finest pyramid of the pooling), but got 32'),
     (['--model', 'pspnet_resnet18'], "argument --model: invalid choice: 'pspnet_resnet18'"),
@@ -78,7 +100,23 @@ def test_the_recipe_is_chainercvs(load_script):
         assert (args.model, args.batchsize, args.lr, args.iteration, args.input_size,
                 args.pretrained_model) == ('pspnet_resnet101', 16, 0.01, iteration, input_size,
                                            'imagenet')
-    assert train_pspnet.parse_args(['--dataset', 'shapes']).pretrained_model is None
+    args = train_pspnet.parse_args(['--dataset', 'shapes'])
+    assert args.pretrained_model is None
+    assert (tuple(args.scale_range), args.max_angle) == ((0.5, 2.0), 10)
+
+
+def test_the_augmentation_takes_the_options(load_script, monkeypatch, tmp_path):
+    train_pspnet = load_script('train_pspnet')
+    made = []
+
+    class Recording(train_pspnet.Transform):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append((self.scale_range, self.max_angle))
+    monkeypatch.setattr(train_pspnet, 'Transform', Recording)
+    train_pspnet.main(_TINY + ['--out', str(tmp_path), '--iteration', '1', '--scale-range',
+                               '0.75', '1.25', '--max-angle', '0', '--loaderjob', '0'])
+    assert made == [((0.75, 1.25), 0)]
 
 
 def test_a_bad_label_read_by_a_loader_ends_the_run_with_one_line(load_script, monkeypatch,
