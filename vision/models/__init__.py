@@ -1,6 +1,6 @@
 """The model zoo: models by name (:func:`get_model`, :func:`list_models`), each family in its
-subpackage (``classification``, ``detection``, ``segmentation``), with pretrained weights from
-``weights_manifest.json`` (:mod:`vision.weights`)."""
+subpackage (``classification``, ``detection``, ``segmentation``, ``instance``), with
+pretrained weights from ``weights_manifest.json`` (:mod:`vision.weights`)."""
 
 from vision.models._registry import get_model, list_models, register_model
 from vision.models.classification import (
@@ -28,6 +28,7 @@ from vision.models.detection import (
     YOLOv2Tiny,
     YOLOv3,
 )
+from vision.models.instance import MaskRCNNFPNResNet50, MaskRCNNFPNResNet101
 from vision.models.segmentation import (
     DeepLabV3plusXception65,
     DeepLabV3ResNet50,
@@ -41,7 +42,8 @@ from vision.models.segmentation import (
 __all__ = [
     'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCNResNet50', 'FasterRCNNFPNResNet50',
     'FasterRCNNFPNResNet101', 'FasterRCNNVGG16',
-    'FeaturePredictor', 'MTCNN', 'MobileNetV2', 'PSPNetResNet101', 'PSPNetResNet50',
+    'FeaturePredictor', 'MTCNN', 'MaskRCNNFPNResNet50', 'MaskRCNNFPNResNet101', 'MobileNetV2',
+    'PSPNetResNet101', 'PSPNetResNet50',
     'PixelwiseSoftmaxClassifier', 'ResNet101',
     'ResNet14', 'ResNet152', 'ResNet50',
     'SEResNeXt101', 'SEResNeXt50', 'SEResNet101', 'SEResNet152', 'SEResNet50', 'SSD300', 'SSD512',

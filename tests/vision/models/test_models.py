@@ -38,6 +38,10 @@ SMALL = {
     'faster_rcnn_vgg16': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96,
                            'base_channels': 8}, 3),
     'fcn_resnet50': ({'n_class': 3, 'base_channels': 2, 'resize_size': 48}, 3),
+    'mask_rcnn_fpn_resnet50': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96,
+                                'base_channels': 4}, 3),
+    'mask_rcnn_fpn_resnet101': ({'n_fg_class': 3, 'min_size': 64, 'max_size': 96,
+                                 'base_channels': 4}, 3),
     'mtcnn': ({}, 1),
     'mobilenet_v2': ({'n_class': 5, 'depth_multiplier': 0.25}, 5),
     'pspnet_resnet50': ({'n_class': 3, 'input_size': 256, 'base_channels': 2}, 3),
@@ -70,6 +74,7 @@ SMALL = {
 
 # Models whose small build still takes more than a few seconds to predict.
 SLOW = {'deeplab_v3plus_xception65', 'faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101',
+        'mask_rcnn_fpn_resnet50', 'mask_rcnn_fpn_resnet101',
         'pspnet_resnet50', 'pspnet_resnet101', 'resnet152', 'se_resnet152', 'se_resnext50',
         'se_resnext101', 'segnet_basic', 'ssd512'}
 
@@ -77,6 +82,11 @@ SLOW = {'deeplab_v3plus_xception65', 'faster_rcnn_fpn_resnet50', 'faster_rcnn_fp
 # FPN detectors decode proposals from anchors of up to 512 pixels, which turn the float32
 # rounding of the offsets (1e-6) into 1e-3 pixels.
 HYBRID_ATOL = {'faster_rcnn_fpn_resnet50': 1e-2, 'faster_rcnn_fpn_resnet101': 1e-2}
+
+# Models whose masks may differ in a few pixels between eager and hybridized runs (or devices):
+# a random mask head gives probabilities near the threshold 0.5 everywhere, so the rounding
+# of the logits flips isolated pixels. The fraction of pixels of a mask that may differ.
+MASK_FLIPS = {'mask_rcnn_fpn_resnet50': 1e-5, 'mask_rcnn_fpn_resnet101': 1e-5}
 
 CONTRACTS = {
     'classification': assert_is_classification_link,
@@ -104,8 +114,9 @@ def _images(seed: int) -> list[numpy.ndarray]:
             rng.randint(0, 256, (3, 130, 90)).astype(numpy.float32)]
 
 
-def _assert_same_outputs(actual, expected, rtol=1e-5, atol=1e-5) -> None:
-    """Compares two predictions: a list of arrays per output (or one list)."""
+def _assert_same_outputs(actual, expected, rtol=1e-5, atol=1e-5, mask_flips=0.) -> None:
+    """Compares two predictions: a list of arrays per output (or one list); boolean arrays
+    (masks) may differ in a fraction ``mask_flips`` of their elements."""
     if isinstance(expected, list):
         actual, expected = (actual,), (expected,)
     assert len(actual) == len(expected)
@@ -115,6 +126,8 @@ def _assert_same_outputs(actual, expected, rtol=1e-5, atol=1e-5) -> None:
             assert a.dtype == e.dtype and a.shape == e.shape
             if a.dtype.kind == 'f':
                 numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+            elif a.dtype == bool and mask_flips:
+                assert (a != e).sum() <= mask_flips * a.size, (a != e).sum()
             else:
                 numpy.testing.assert_array_equal(a, e)
 
@@ -164,7 +177,8 @@ def test_hybridized_predict_is_the_eager_one(name):
     imgs = _images(2)
     eager = model.predict(imgs)
     model.hybridize()
-    _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=HYBRID_ATOL.get(name, 1e-5))
+    _assert_same_outputs(model.predict(imgs), eager, rtol=1e-4, atol=HYBRID_ATOL.get(name, 1e-5),
+                         mask_flips=MASK_FLIPS.get(name, 0.))
     model.hybridize(False)
     _assert_same_outputs(model.predict(imgs), eager, rtol=0, atol=0)
 
@@ -183,4 +197,5 @@ def test_predict_on_a_device_is_predict_on_the_cpu(name, device):
     actual = model.predict(imgs)
     for output in actual if isinstance(actual, tuple) else (actual,):
         assert all(type(a) is numpy.ndarray for a in output)
-    _assert_same_outputs(actual, expected, rtol=1e-4, atol=max(1e-4, HYBRID_ATOL.get(name, 0)))
+    _assert_same_outputs(actual, expected, rtol=1e-4, atol=max(1e-4, HYBRID_ATOL.get(name, 0)),
+                         mask_flips=MASK_FLIPS.get(name, 0.))

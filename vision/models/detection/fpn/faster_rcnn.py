@@ -151,15 +151,19 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         """
         bboxes, labels, scores = [], [], []
         for i, img in enumerate(imgs):
-            img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
-                                 f'or 1 (grayscale) channels, but got shape {img.shape}')
-            _, _, bbox, label, score = self._detect(img)
+            _, _, bbox, label, score = self._detect(self._check_image(i, img))
             bboxes.append(backend.to_cpu(bbox))
             labels.append(backend.to_cpu(label))
             scores.append(backend.to_cpu(score))
         return bboxes, labels, scores
+
+    def _check_image(self, i: int, img) -> numpy.ndarray:
+        """``imgs[i]`` of :meth:`predict` as an image of 1 or 3 channels, or the error."""
+        img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
+        if img.shape[0] not in (1, 3):
+            raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
+                             f'or 1 (grayscale) channels, but got shape {img.shape}')
+        return img
 
     def _detect(self, img: numpy.ndarray) -> tuple:
         """The levels, the scale and the detections of one image: ``(hs, scale, bbox, label,

@@ -90,10 +90,20 @@ class FasterRCNNFPNResNet(FasterRCNN):
         super().__init__(extractor, RPN(SCALES, channels),
                          BboxHead(n_fg_class + 1, SCALES, channels, n_hidden=16 * base_channels),
                          min_size=min_size, max_size=max_size)
+        self._add_heads(n_fg_class + 1, channels)
         if imagenet:
             self._load_imagenet_resnet(pretrained.spec)
         elif pretrained is not None:
             pretrained.load(self)
+
+    def _add_heads(self, n_class: int, channels: int) -> None:
+        """Adds the heads a subclass puts on the pyramid besides the box head, before the
+        weights load (Mask R-CNN's mask head); none here.
+
+        Args:
+            n_class (int): the number of classes, background included.
+            channels (int): the channels of the levels.
+        """
 
     def _load_imagenet_resnet(self, spec: WeightSpec) -> None:
         """Loads ResNet's ImageNet weights into the extractor's base as ChainerCV's
