@@ -51,6 +51,18 @@ class FasterRCNNFPNTrainChain(Chain):
         Returns:
             Variable: the float32 scalar loss.
         """
+        return self._report(self._detector_losses(imgs, bboxes, labels)[0])
+
+    def _detector_losses(self, imgs, bboxes, labels) -> tuple:
+        """The RPN's and the box head's losses of a batch (the arguments of :meth:`forward`),
+        and what a head trained on the box head's sample starts from (Mask R-CNN's mask head).
+
+        Returns:
+            tuple: ``(losses, hs, rois, roi_indices, gt_labels, bboxes)``: the four losses by
+            the names they are reported under, in ChainerCV's order of summation; the levels;
+            the sampled regions, their images and labels per level
+            (:func:`bbox_head_loss_pre`); the boxes on the model's device.
+        """
         model, xp = self.model, self.xp
         x = pad_images([xp.asarray(img) for img in imgs], model.stride)
         bboxes = [xp.asarray(bbox, numpy.float32) for bbox in bboxes]
@@ -72,8 +84,15 @@ class FasterRCNNFPNTrainChain(Chain):
         head_locs, head_confs = model.bbox_head(hs, rois, roi_indices)
         head_loc_loss, head_conf_loss = bbox_head_loss_post(
             head_locs, head_confs, roi_indices, gt_locs, gt_labels, len(imgs))
-        loss = rpn_loc_loss + rpn_conf_loss + head_loc_loss + head_conf_loss
-        reporter.report({'loss': loss, 'loss/rpn/loc': rpn_loc_loss,
-                         'loss/rpn/conf': rpn_conf_loss, 'loss/bbox_head/loc': head_loc_loss,
-                         'loss/bbox_head/conf': head_conf_loss}, self)
+        losses = {'loss/rpn/loc': rpn_loc_loss, 'loss/rpn/conf': rpn_conf_loss,
+                  'loss/bbox_head/loc': head_loc_loss, 'loss/bbox_head/conf': head_conf_loss}
+        return losses, hs, rois, roi_indices, gt_labels, bboxes
+
+    def _report(self, losses: dict):
+        """Reports the losses and their sum (``loss``, summed in order) and returns the sum."""
+        parts = iter(losses.values())
+        loss = next(parts)
+        for part in parts:
+            loss = loss + part
+        reporter.report({'loss': loss, **losses}, self)
         return loss
