@@ -3,6 +3,7 @@ operations on poisoned variables, names of errors, the process engine and its ra
 variables, the exit hook, worker counts, and parallel_map's and parallel_slices' fallbacks."""
 
 import atexit
+import functools
 import os
 import re
 import threading
@@ -398,3 +399,63 @@ def test_internal_operations_do_not_wait_for_a_worker():
     finally:
         gate.set()
         eng.shutdown()
+
+
+def test_more_messages_whole(engine):
+    other = type(engine)()
+    stranger = other.new_var()
+    try:
+        with pytest.raises(ValueError, match=_exactly(
+                f'push: {stranger!r} belongs to another engine; use the variables of the '
+                'engine it is pushed to')):
+            engine.push(_noop, const_vars=[stranger])
+    finally:
+        other.shutdown()
+    with pytest.raises(TypeError, match=_exactly('push: name must be a str or None, but got '
+                                                 'int')):
+        engine.push(_noop, name=3)
+    seen = []
+
+    def shut_inside(run_ctx):
+        with pytest.raises(RuntimeError) as error:
+            engine.shutdown()
+        seen.append(str(error.value))
+
+    engine.push(shut_inside)
+    engine.wait_for_all()
+    assert seen == ['shutdown cannot be called inside a function run by the engine: it would '
+                    'wait for itself']
+    engine.shutdown()
+    with pytest.raises(RuntimeError, match=_exactly(
+            f'{type(engine).__name__} was shut down: nothing can be pushed to it any more')):
+        engine.push(_noop)
+
+
+def test_an_operator_is_named_after_its_function_or_its_repr(engine):
+    assert engine.new_operator(_noop).name == '_noop'
+    partial = functools.partial(_noop)                 # no __qualname__
+    assert engine.new_operator(partial).name == repr(partial)
+    assert engine.new_operator(partial, name='mine').name == 'mine'
+
+
+def test_a_deletion_inside_a_function_leaves_the_thread_inside_it(threaded):
+    # A deletion is an internal operation, run at once in the pushing thread (here a worker,
+    # inside a function): when it returns, the worker is still inside the outer function.
+    spare = threaded.new_var()
+    seen = []
+
+    def fn(run_ctx):
+        threaded.delete_var(spare)
+        seen.append(threaded.in_function())
+
+    threaded.push(fn)
+    threaded.wait_for_all()
+    assert seen == [True] and not threaded.in_function()
+
+
+@pytest.mark.parametrize('count', [True, False, 0, 2.0, '2'])
+def test_worker_counts_must_be_positive_ints(count):
+    with pytest.raises(ValueError, match=_exactly(
+            'ThreadedEngine: num_cpu_workers must be a positive int or None, but got '
+            f'{count!r}')):
+        ThreadedEngine(count)
