@@ -27,15 +27,26 @@ Writes ``chainercv_mask_rcnn_coding.npz``:
   them with ``segm_size`` 14 gives ``loss/mask_rois/<l>``, ``loss/mask_roi_indices/<l>``,
   ``loss/gt_segms/<l>``, ``loss/gt_mask_labels/<l>``; ``loss/segms`` normal logits
   (R', 4, 14, 14) and ``mask_head_loss_post`` of them: ``loss/loss``.
+
+and ``chainercv_mask_rcnn_predict_masks.npz``: the masks that ``MaskRCNNFPNResNet50
+(n_fg_class=80)``'s ``predict`` gives for ``bboxes`` (three boxes of the shared fixture's
+480x640 ``input``, in an order that ``MaskHead.distribute`` changes) and ``labels``, with the
+weights of the fixtures' rule (``../shared/fixtures/README.md``): its mask branch run on the
+levels of the prepared input (the boxes scaled, distributed, the head's sigmoid put back in
+their order, ``MaskHead.decode``): ``masks`` (3, 480, 640) bool and ``probs`` (3, 28, 28),
+the probabilities of each box's class.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import zlib
 
 import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED_INPUT = os.path.join(HERE, 'chainercv_mask_rcnn_fpn_resnet50.npz')
 SIZE = (60, 80)
 
 
@@ -61,6 +72,59 @@ def _blobs(rng, n: int) -> numpy.ndarray:
         masks.append(((y - cy) / ry) ** 2 + ((x - cx) / rx) ** 2 + rng.uniform(-.3, .3, SIZE)
                      < 1)
     return numpy.array(masks)
+
+
+def _rule(name: str, array: numpy.ndarray) -> numpy.ndarray:
+    """The fixtures' rule (``../shared/fixtures/README.md``) for a parameter or persistent."""
+    rng = numpy.random.RandomState(zlib.crc32(name.encode()) & 0xFFFFFFFF)
+    leaf = re.split(r'[/.]', name)[-1]
+    if leaf in ('W', 'weight') and array.ndim >= 2:
+        value = rng.standard_normal(array.shape) * numpy.sqrt(1 / numpy.prod(array.shape[1:]))
+    elif leaf in ('avg_var', 'running_var'):
+        value = rng.uniform(0.5, 1.5, array.shape)
+    elif leaf in ('b', 'beta', 'avg_mean', 'bias', 'running_mean'):
+        value = 0.1 * rng.standard_normal(array.shape)
+    else:
+        value = 1 + 0.1 * rng.standard_normal(array.shape)
+    return value.astype(array.dtype)
+
+
+def write_predict_masks() -> None:
+    import chainer
+    import chainer.functions as F
+    from chainercv.links import MaskRCNNFPNResNet50
+
+    model = MaskRCNNFPNResNet50(n_fg_class=80)
+    img = numpy.load(SHARED_INPUT)['input']
+    x, scales = model.prepare([img])
+    with chainer.using_config('train', False), chainer.no_backprop_mode():
+        # a first call sizes the parameters Chainer infers
+        hs = model.extractor(x)
+        model.rpn(hs)
+        rois = [numpy.array([[0, 0, 32, 32]], numpy.float32)] + [
+            numpy.zeros((0, 4), numpy.float32)] * 4
+        indices = [numpy.zeros(len(r), numpy.int32) for r in rois]
+        model.bbox_head(hs, rois, indices)
+        model.mask_head(hs, rois, indices)
+        for name, param in model.namedparams():
+            param.array[...] = _rule(name, param.array)
+        for path, link in model.namedlinks():
+            for key in link._persistent:
+                value = getattr(link, key)
+                if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
+                    value[...] = _rule(f"{path.rstrip('/')}/{key}", value)
+        hs = model.extractor(x)
+        bboxes = numpy.array([[100, 120, 400, 520], [10, 20, 40, 70], [50, 200, 210, 330]],
+                             numpy.float32)
+        labels = numpy.array([5, 0, 79], numpy.int32)
+        rois, roi_indices, order = model.mask_head.distribute(
+            bboxes * numpy.float32(scales[0]), numpy.zeros(3, numpy.int32))
+        segms = F.sigmoid(model.mask_head(hs, rois, roi_indices)).array[order]
+    masks = model.mask_head.decode([segms], [bboxes], [labels], [img.shape[1:]])[0]
+    path = os.path.join(HERE, 'chainercv_mask_rcnn_predict_masks.npz')
+    numpy.savez_compressed(path, bboxes=bboxes, labels=labels, masks=masks,
+                           probs=segms[numpy.arange(3), labels + 1], order=order)
+    print(path, masks.sum(axis=(1, 2)), order)
 
 
 def main() -> None:
@@ -121,6 +185,7 @@ def main() -> None:
     path = os.path.join(HERE, 'chainercv_mask_rcnn_coding.npz')
     numpy.savez_compressed(path, **out)
     print(path, {k: v.shape for k, v in out.items()})
+    write_predict_masks()
 
 
 if __name__ == '__main__':
