@@ -1,6 +1,7 @@
 """MaskRCNNFPNTrainChain on a small MaskRCNNFPNResNet50: the FPN detector's loss plus the mask
 head's, reported parts that add up, gradients for every parameter (zeros for the mask head
-when no region is foreground), and the same detector loss as FasterRCNNFPNTrainChain."""
+when no region is foreground), the same detector loss as FasterRCNNFPNTrainChain, and the same
+loss on the emulated device."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy
 
 import framework
 import framework.random
+from framework.testing.emulated_device import EmulatedDevice
 from vision.models import MaskRCNNFPNResNet50
 from vision.models.detection.fpn import FasterRCNNFPNTrainChain
 from vision.models.instance.mask_rcnn import MaskRCNNFPNTrainChain
@@ -78,3 +80,13 @@ def test_without_foreground_the_mask_head_gets_zero_gradients():
     loss.backward()
     for name, param in model.mask_head.namedparams():
         numpy.testing.assert_array_equal(param.grad, 0, err_msg=name)
+
+
+def test_the_loss_on_the_emulated_device_is_the_loss_on_the_cpu():
+    model = _model()
+    batch = _batch(model)
+    expected = MaskRCNNFPNTrainChain(model, rng=numpy.random.default_rng(1))(*batch)
+    chain = MaskRCNNFPNTrainChain(model, rng=numpy.random.default_rng(1))
+    chain.to_device(EmulatedDevice())
+    loss = chain(*batch)
+    numpy.testing.assert_allclose(float(loss.array), float(expected.array), rtol=1e-5)
