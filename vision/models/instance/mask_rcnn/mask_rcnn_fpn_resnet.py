@@ -29,7 +29,8 @@ class MaskRCNNFPNResNet(FasterRCNNFPNResNet):
     graph (traced per number of detections).
 
     The arguments are :class:`FasterRCNNFPNResNet`'s; the weights by name are the manifest's
-    rows of the registered name (ChainerCV's ``'coco'``), an NPZ file in ChainerCV's layout
+    rows of the registered name (ChainerCV's ``'coco'``; ``'imagenet'``, ResNet's weights in
+    the extractor's base, the rest random, for training); an NPZ file in ChainerCV's layout
     also holds ``mask_head/...``.
     """
 

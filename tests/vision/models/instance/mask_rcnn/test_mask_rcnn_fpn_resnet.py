@@ -1,7 +1,7 @@
 """MaskRCNNFPNResNet50 and 101 built small (``base_channels=4``, images scaled to 64-96
 pixels): the instance segmentation contract and presets, the detections of the FPN detector
 with the same weights, masks inside their boxes, hybridize(), weights by path and by name
-(ChainerCV's coco rows of the manifest)."""
+(ChainerCV's coco rows of the manifest, and ResNet's ImageNet weights for training)."""
 
 from __future__ import annotations
 
@@ -143,3 +143,17 @@ def test_n_fg_class_contradicting_the_coco_weights_is_refused():
     with pytest.raises(ValueError, match=r"mask_rcnn_fpn_resnet50: n_fg_class=5 contradicts "
                                          r"the weights 'coco'"):
         MaskRCNNFPNResNet50(n_fg_class=5, pretrained_model='coco')
+
+
+@pytest.mark.parametrize('cls, depth', [(MaskRCNNFPNResNet50, 50), (MaskRCNNFPNResNet101, 101)])
+def test_imagenet_weights_are_resnets_for_training(cls, depth):
+    spec = get_weight(f'mask_rcnn_fpn_resnet{depth}', 'imagenet')
+    assert spec.source['url'] == ('https://chainercv-models.preferred.jp/'
+                                  f'resnet{depth}_imagenet_converted_2018_03_07.npz')
+    assert spec.n_class is None
+    assert [s['value'] for s in spec.scores] == [
+        s['value'] for s in get_weight(f'mask_rcnn_fpn_resnet{depth}', 'coco').scores]
+    # the row is found and known for ResNet's before anything is fetched
+    with pytest.raises(ValueError, match="pretrained_model='imagenet' is ResNet of "
+                                         'base_channels 64, but got base_channels=4'):
+        _model(cls, pretrained_model='imagenet')
