@@ -116,11 +116,11 @@ def convolve(x, W, stride, pad, cover_all, dilate, groups):
     out = conv.get_conv_outsizes(x.shape[2:], ksize, stride, pad, cover_all, dilate)
     w = W.astype(dtype, copy=False).reshape(groups, o // groups, -1)
     if _is_pointwise(x.shape[2:], ksize, stride, pad, out) and _is_matrix(x, stride, dtype):
-        y = xp.matmul(w, x.reshape(n, groups, w.shape[2], -1))
+        y = xp.matmul(w, x.reshape(n, groups, w.shape[2], math.prod(out)))
     else:
         col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
         y = xp.matmul(w, col.reshape(groups, col.shape[1], -1))
-        y = xp.moveaxis(y.reshape(groups, o // groups, n, -1), 2, 0)
+        y = xp.moveaxis(y.reshape(groups, o // groups, n, math.prod(out)), 2, 0)
     return y.astype(x.dtype, copy=False).reshape((n, o) + out)
 
 
@@ -150,7 +150,7 @@ def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w
         return gw.astype(w_dtype, copy=False)
     col = columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype)
     groups, k = col.shape[:2]
-    g = xp.moveaxis(gy.reshape(n, groups, o // groups, -1), 0, 2)
+    g = xp.moveaxis(gy.reshape(n, groups, o // groups, p), 0, 2)
     xp.matmul(g.reshape(groups, o // groups, -1), col.reshape(groups, k, -1).swapaxes(1, 2),
               out=gw.reshape(groups, o // groups, k))
     return gw.astype(w_dtype, copy=False)
@@ -189,7 +189,8 @@ def deconvolve(x, W, stride, pad, outsize, dilate, groups):
         return convolve(x, _flipped_transpose(W, groups), stride, full_pad,
                         (False,) * len(ksize), dilate, groups)
     dtype = _gemm_dtype(x.dtype, W.dtype)
-    xm = xp.moveaxis(x.astype(dtype, copy=False).reshape(n, groups, c // groups, -1), 0, 2)
+    xm = xp.moveaxis(x.astype(dtype, copy=False).reshape(n, groups, c // groups,
+                                                         math.prod(in_size)), 0, 2)
     w = W.astype(dtype, copy=False).reshape(groups, c // groups, -1).swapaxes(1, 2)
     gcol = _workspace(x, (groups, w.shape[1], n * xm.shape[3]), dtype)
     xp.matmul(w, xm.reshape(groups, c // groups, -1), out=gcol)

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import framework
 import framework.functions as F
 from framework import Variable, grad
 from framework.functions.connection import _kernels
@@ -197,3 +198,21 @@ def test_weight_gradient_is_an_array_of_its_own(x_shape, W_shape):
     Wv = Variable(W)
     expected, = grad([F.sum(F.convolution_2d(x, Wv) * gy)], [Wv])
     numpy.testing.assert_allclose(gW, expected.array, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize('ksize, stride, groups', [(1, 1, 1), (3, 1, 1), (3, 2, 1), (1, 2, 3),
+                                                   (3, 1, 3)])
+def test_an_empty_batch_gives_empty_outputs_and_zero_weight_gradients(ksize, stride, groups):
+    # No image (a region head with no region): the shapes follow, the weight's gradient is 0.
+    x = framework.Variable(numpy.zeros((0, 3, 7, 6), numpy.float32))
+    W = framework.Variable(numpy.ones((6, 3 // groups, ksize, ksize), numpy.float32))
+    b = framework.Variable(numpy.ones(6, numpy.float32))
+    y = F.convolution_2d(x, W, b, stride=stride, pad=ksize // 2, groups=groups)
+    pad = ksize // 2
+    out = (7 + 2 * pad - ksize) // stride + 1, (6 + 2 * pad - ksize) // stride + 1
+    assert y.shape == (0, 6) + out and y.dtype == numpy.float32
+    y.grad = numpy.zeros(y.shape, numpy.float32)
+    y.backward()
+    assert x.grad.shape == x.shape
+    numpy.testing.assert_array_equal(W.grad, numpy.zeros_like(W.array))
+    numpy.testing.assert_array_equal(b.grad, numpy.zeros(6, numpy.float32))

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import framework
 import framework.functions as F
 from framework.testing import FLOAT_DTYPES, FunctionTestCase, product
 
@@ -124,3 +125,15 @@ def test_rejects_bias_of_another_dtype():
         F.deconvolution_2d(numpy.zeros((1, 2, 3, 3), numpy.float32),
                            numpy.zeros((2, 3, 2, 2), numpy.float32),
                            numpy.zeros(3, numpy.float16))
+
+
+@pytest.mark.parametrize('ksize, stride, groups', [(1, 1, 1), (3, 1, 1), (2, 2, 1), (3, 2, 3)])
+def test_an_empty_batch_gives_empty_outputs_and_zero_weight_gradients(ksize, stride, groups):
+    x = framework.Variable(numpy.zeros((0, 3, 5, 4), numpy.float32))
+    W = framework.Variable(numpy.ones((3, 6 // groups, ksize, ksize), numpy.float32))
+    y = F.deconvolution_2d(x, W, stride=stride, groups=groups)
+    assert y.shape == (0, 6, stride * 4 + ksize, stride * 3 + ksize) and y.dtype == numpy.float32
+    y.grad = numpy.zeros(y.shape, numpy.float32)
+    y.backward()
+    assert x.grad.shape == x.shape
+    numpy.testing.assert_array_equal(W.grad, numpy.zeros_like(W.array))

@@ -9,7 +9,7 @@ import numpy
 import framework.functions as F
 from framework import backend, initializers
 from framework.links import Conv2DActiv, Convolution2D, Deconvolution2D
-from framework.variable import Variable, as_array
+from framework.variable import as_array
 from vision.models.detection.fpn.pyramid_roi_head import PyramidRoIHead
 from vision.models.instance.mask_rcnn.mask_coding import segm_to_mask
 
@@ -69,11 +69,8 @@ class MaskHead(PyramidRoIHead):
 
         Returns:
             Variable: ``segms`` ``(R, n_class, 28, 28)`` float32, the logit of each cell of
-            each class (``R = 0`` gives an empty array without running the layers).
+            each class.
         """
-        if len(pooled) == 0:
-            return Variable(self.xp.zeros((0, self.n_class, self.segm_size, self.segm_size),
-                                          numpy.float32))
         h = self.conv4(self.conv3(self.conv2(self.conv1(pooled))))
         return self.seg(F.relu(self.conv5(h)))
 
