@@ -5,6 +5,7 @@
     vision list [--model resnet50] [--verbose]
     vision predict --model resnet50 --weights imagenet [--arg arch=he] [--top 5] IMG...
     vision predict --model mtcnn --weights facenet-pytorch --out faces/ IMG...
+    vision predict --model mask_rcnn_fpn_resnet50 --weights coco --out drawn/ IMG...
     vision evaluate --model resnet50 --weights imagenet --dataset /data/imagenet/val [--crop 10]
     vision evaluate --model ssd300 --weights voc0712 --dataset voc07-test
     vision evaluate --model segnet_basic --weights camvid --dataset camvid
@@ -13,9 +14,10 @@
 ``list`` prints every pretrained weight of the manifest with its published scores;
 ``predict`` prints what the model's task predicts for each image (the most probable classes;
 the detected boxes, with their points for a keypoint detector; the classes covering a label
-map), and with ``--out DIR`` draws it on the image; ``evaluate`` prints the metric of the
-model's task: top-1 and top-5 accuracy on a directory of class directories (ImageNet's layout)
-or on synthetic shapes, a detector's mAP and each class's AP with ChainerCV's protocol
+map; each object's class, score, the box around its mask and its pixels), and with ``--out
+DIR`` draws it on the image; ``evaluate`` prints the metric of the model's task: top-1 and
+top-5 accuracy on a directory of class directories (ImageNet's layout) or on synthetic shapes,
+a detector's mAP and each class's AP with ChainerCV's protocol
 (:mod:`vision.evaluations.detection_benchmarks`: PASCAL VOC 2007 test, or MS COCO 2017 val),
 the mean IoU, pixel accuracy, mean class accuracy and each class's IoU of semantic segmentation
 with ChainerCV's protocol (:mod:`vision.evaluations.semantic_segmentation_benchmarks`: CamVid
@@ -280,6 +282,21 @@ def _print_detections(names, bbox, label, score, point=None) -> None:
             print('    points (y, x): ' + ', '.join(f'({y:.1f}, {x:.1f})' for y, x in point[i]))
 
 
+def _print_instances(names, mask, label, score) -> None:
+    """Prints the objects of an image, the most confident first: each one's class, score, the
+    box around its mask and its mask's pixels."""
+    from vision.utils import mask_to_bbox
+    if len(mask) == 0:
+        print('  nothing detected')
+    bbox = mask_to_bbox(mask)
+    areas = mask.sum(axis=(1, 2))
+    for i in numpy.argsort(-score, kind='stable'):
+        y_min, x_min, y_max, x_max = bbox[i]
+        where = (f'box (y_min, x_min, y_max, x_max) = ({y_min:.1f}, {x_min:.1f}, {y_max:.1f}, '
+                 f'{x_max:.1f}), {areas[i]} pixels' if areas[i] else 'an empty mask')
+        print(f'  {_name(names, label[i])} {score[i]:.4f}  {where}')
+
+
 def _report_semantic_segmentation(args, model, path, img, label) -> None:
     names = _label_names(model)
     classes, counts = numpy.unique(label[label >= 0], return_counts=True)
@@ -294,9 +311,8 @@ def _report_semantic_segmentation(args, model, path, img, label) -> None:
 
 
 def _report_instance_segmentation(args, model, path, img, mask, label, score) -> None:
-    from vision.utils import mask_to_bbox
     names = _label_names(model)
-    _print_detections(names, mask_to_bbox(mask), label, score)
+    _print_instances(names, mask, label, score)
     if args.out is not None:
         from vision.visualizations import vis_instance_segmentation
         _save(args, path, vis_instance_segmentation(img, mask, label, score, label_names=names))

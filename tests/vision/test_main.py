@@ -264,10 +264,58 @@ def test_predict_prints_and_draws_instances(tmp_path, capsys):
                  '--out', str(out), str(image)]) == 0
     assert capsys.readouterr().out.splitlines() == [
         f'{image}:',
-        '  centre 0.9000  box (y_min, x_min, y_max, x_max) = (10.0, 15.0, 30.0, 45.0)',
-        '  corner 0.4000  box (y_min, x_min, y_max, x_max) = (0.0, 0.0, 20.0, 30.0)',
+        '  centre 0.9000  box (y_min, x_min, y_max, x_max) = (10.0, 15.0, 30.0, 45.0), 600 '
+        'pixels',
+        '  corner 0.4000  box (y_min, x_min, y_max, x_max) = (0.0, 0.0, 20.0, 30.0), 600 pixels',
         f'  drawn in {out / "a.png"}']
     assert (out / 'a.png').stat().st_size > 0
+
+
+_MASK_RCNN_ARGS = {'n_fg_class': 2, 'base_channels': 2, 'min_size': 64, 'max_size': 64}
+
+
+def test_predict_prints_and_draws_the_objects_of_mask_rcnn(tmp_path, capsys):
+    # A random Mask R-CNN of two classes from a weight file: every object of a photo and of a
+    # 1x2 image printed with the box around its mask and its pixels (an empty mask said so).
+    from vision.models import MaskRCNNFPNResNet50
+    model = MaskRCNNFPNResNet50(**_MASK_RCNN_ARGS)
+    save_npz(tmp_path / 'model.npz', model)
+    images = [_photo(tmp_path / 'a.png'), _photo(tmp_path / 'tiny.png', size=(1, 2))]
+    out = tmp_path / 'drawn'
+    argv = ['predict', '--model', 'mask_rcnn_fpn_resnet50', '--weights',
+            str(tmp_path / 'model.npz'), '--out', str(out), '--eager']
+    for name, value in _MASK_RCNN_ARGS.items():
+        argv += ['--arg', f'{name}={value}']
+    assert main(argv + [str(image) for image in images]) == 0
+    lines = iter(capsys.readouterr().out.splitlines())
+    masks, labels, scores = model.predict([read_image(image) for image in images])
+    for image, mask, label, score in zip(images, masks, labels, scores):
+        assert next(lines) == f'{image}:'
+        assert len(mask) > 0
+        for i in numpy.argsort(-score, kind='stable'):
+            ys, xs = numpy.nonzero(mask[i])
+            where = (f'box (y_min, x_min, y_max, x_max) = ({ys.min():.1f}, {xs.min():.1f}, '
+                     f'{ys.max() + 1:.1f}, {xs.max() + 1:.1f}), {len(ys)} pixels'
+                     if len(ys) else 'an empty mask')
+            assert next(lines) == f'  class {label[i]} {score[i]:.4f}  {where}'
+        assert next(lines) == f'  drawn in {out / image.name}'
+        assert (out / image.name).stat().st_size > 0
+    assert next(lines, None) is None
+
+
+def test_predict_says_when_an_image_has_no_object(tmp_path, capsys, monkeypatch):
+    import vision.__main__ as cli
+    monkeypatch.setattr(cli, '_save', lambda args, path, ax: print('  drawn'))
+    model = type(get_model('stub_instance_segmenter_for_tests')())
+    monkeypatch.setattr(model, 'predict', lambda self, imgs: (
+        [numpy.zeros((0,) + img.shape[1:], bool) for img in imgs],
+        [numpy.zeros(0, numpy.int32) for _ in imgs], [numpy.zeros(0, numpy.float32)
+                                                      for _ in imgs]))
+    image = _photo(tmp_path / 'a.png')
+    assert main(['predict', '--model', 'stub_instance_segmenter_for_tests', '--weights', 'any',
+                 '--out', str(tmp_path), str(image)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f'{image}:', '  nothing detected',
+                                                    '  drawn']
 
 
 def _voc_directory(root, images: dict, annotations: dict | None = None,
