@@ -9,6 +9,7 @@
     vision evaluate --model resnet50 --weights imagenet --dataset /data/imagenet/val [--crop 10]
     vision evaluate --model ssd300 --weights voc0712 --dataset voc07-test
     vision evaluate --model segnet_basic --weights camvid --dataset camvid
+    vision evaluate --model mask_rcnn_fpn_resnet50 --weights coco --dataset coco2017-val
     vision download --model resnet50 --weights torchvision-imagenet1k-v2
 
 ``list`` prints every pretrained weight of the manifest with its published scores;
@@ -21,8 +22,10 @@ a detector's mAP and each class's AP with ChainerCV's protocol
 (:mod:`vision.evaluations.detection_benchmarks`: PASCAL VOC 2007 test, or MS COCO 2017 val),
 the mean IoU, pixel accuracy, mean class accuracy and each class's IoU of semantic segmentation
 with ChainerCV's protocol (:mod:`vision.evaluations.semantic_segmentation_benchmarks`: CamVid
-test, Cityscapes val, ADE20K val, PASCAL VOC 2012 val, or synthetic shapes), the mAP of
-instance segmentation on a VOC directory;
+test, Cityscapes val, ADE20K val, PASCAL VOC 2012 val, or synthetic shapes), the mask mAPs and
+each class's AP of instance segmentation with ChainerCV's protocol
+(:mod:`vision.evaluations.instance_segmentation_benchmarks`: MS COCO 2017 val's mask AP, AP50,
+AP75 and AP by size, SBD val's or VOC 2012's mask mAP at IoU 0.5, or synthetic shapes);
 ``download`` fetches, verifies and converts a weight and prints where it is cached.
 ``--arg NAME=VALUE`` passes constructor arguments (``arch=he``, ``depth_multiplier=1.4``);
 values are read as JSON when they parse. ``predict`` and ``evaluate`` run the model as a static
@@ -91,11 +94,11 @@ def _parse_args(argv) -> argparse.Namespace:
                                       '(downloaded once), or a VOC2007 directory; semantic '
                                       "segmentation: 'camvid', 'cityscapes', 'ade20k', 'voc' "
                                       "(downloaded once; Cityscapes by hand) or 'shapes', or "
-                                      'a directory of one of them; instance segmentation: a '
-                                      'VOC directory')
+                                      "a directory of one of them; instance segmentation: "
+                                      "'coco2017-val', 'sbd', 'voc' (downloaded once) or "
+                                      "'shapes', or a directory of one of them")
             command.add_argument('--split',
-                                 help='the split of a VOC directory for instance segmentation '
-                                      '(val)')
+                                 help='the split of VOC for instance segmentation (val)')
             command.add_argument('--n-images', type=_positive_int, default=1000,
                                  help='the images of --dataset shapes (1000)')
             command.add_argument('--seed', type=int, default=1,
@@ -406,12 +409,41 @@ def _semantic_segmentation_dataset(args, model):
     return _benchmark_dataset(*_semantic_segmentation_benchmark(args), model)
 
 
-def _voc_dataset(args, model):
-    """The VOC instance segmentation dataset of ``--dataset`` (a VOC directory, VOC2012's
-    layout, ``--split val``)."""
-    from vision.datasets import VOCInstanceSegmentationDataset
-    _check_directory(args, 'a VOC directory (VOCdevkit/VOC2012)')
-    return VOCInstanceSegmentationDataset(args.dataset, split=args.split or 'val')
+def _instance_segmentation_benchmark(args):
+    """The benchmark of ``--dataset``: one of
+    :data:`~vision.evaluations.instance_segmentation_benchmarks.INSTANCE_SEGMENTATION_BENCHMARKS`
+    by name, its data downloaded by the dataset loader (shapes: ``--n-images`` drawn from
+    ``--seed``; VOC: the split ``--split``), or the one whose layout a local directory has."""
+    from vision.evaluations.instance_segmentation_benchmarks import (
+        INSTANCE_SEGMENTATION_BENCHMARKS,
+        VOC2012,
+        ShapesVal,
+    )
+    benchmarks = INSTANCE_SEGMENTATION_BENCHMARKS
+    if args.dataset == 'shapes':
+        benchmark, data_dir = ShapesVal(args.n_images, seed=args.seed), 'auto'
+    elif args.dataset in benchmarks:
+        benchmark, data_dir = benchmarks[args.dataset], 'auto'
+    else:
+        names = ', '.join(map(repr, benchmarks))
+        _check_directory(args, f'one of {names} or a directory of COCO, SBD or VOC2012')
+        local = [b for b in benchmarks.values() if b.marker is not None]
+        found = [b for b in local if b.holds(args.dataset)]
+        if not found:
+            raise ValueError(f'--dataset {args.dataset!r} is a directory of none of '
+                             f'{", ".join(b.title for b in local)}: it holds none of '
+                             f'{", ".join(b.marker for b in local)}')
+        benchmark, data_dir = found[0], args.dataset
+    if benchmark.name == 'voc':
+        return VOC2012(args.split or 'val'), data_dir
+    if args.split is not None:
+        raise ValueError(f'--split is for a VOC directory; {benchmark.title} is evaluated on '
+                         "its split (ChainerCV's protocol)")
+    return benchmark, data_dir
+
+
+def _instance_segmentation_dataset(args, model):
+    return _benchmark_dataset(*_instance_segmentation_benchmark(args), model)
 
 
 def _check_directory(args, expected: str) -> None:
@@ -439,11 +471,8 @@ def _semantic_segmentation_scores(args, model, batches) -> dict:
 
 
 def _instance_segmentation_scores(args, model, batches) -> dict:
-    from vision.evaluations import eval_instance_segmentation_voc
-    predictions, truths = _predict_all(model.predict, batches)
-    result = eval_instance_segmentation_voc(*predictions, *truths, iou_thresh=0.5,
-                                            use_07_metric=True)
-    return {'mAP (VOC2007 11-point, mask IoU 0.5)': f'{100 * result["map"]:.2f} %'}
+    benchmark, _ = _instance_segmentation_benchmark(args)
+    return benchmark.summarize(benchmark.evaluate(model, batches))
 
 
 def _predict_all(predict, batches) -> tuple[tuple, tuple]:
@@ -458,7 +487,8 @@ _EVALUATIONS = {
     'classification': (_classification_dataset, _classification_scores),
     'detection': (_detection_dataset, _detection_scores),
     'semantic_segmentation': (_semantic_segmentation_dataset, _semantic_segmentation_scores),
-    'instance_segmentation': (_voc_dataset, _instance_segmentation_scores),
+    'instance_segmentation': (_instance_segmentation_dataset,
+                              _instance_segmentation_scores),
 }
 
 

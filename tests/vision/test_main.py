@@ -468,6 +468,20 @@ def test_evaluate_a_detector_needs_a_voc_directory(tmp_path, capsys):
         "on the test split of VOC2007 (ChainerCV's protocol)\n")
 
 
+def test_evaluate_an_instance_segmenter_names_the_directories_it_reads(tmp_path, capsys):
+    argv = ['evaluate', '--model', 'stub_instance_segmenter_for_tests', '--weights', 'any',
+            '--dataset', str(tmp_path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"vision evaluate: error: --dataset '{tmp_path}' is a directory of "
+                          'none of MS COCO 2017 val, SBD val, PASCAL VOC 2012 val: it holds none '
+                          'of ') and err.count('\n') == 1
+    assert main(argv[:-1] + ['sbd', '--split', 'train']) == 1
+    assert capsys.readouterr().err == (
+        "vision evaluate: error: --split is for a VOC directory; SBD val is evaluated on its "
+        "split (ChainerCV's protocol)\n")
+
+
 def _conftest_module(path: str):
     """The conftest module at ``path`` under tests/vision, for its helpers (its fixtures stay
     where they are)."""
