@@ -70,6 +70,7 @@ class Recipe:
             batch of one image per process (no ``--batchsize`` option).
         log_interval (int): the iterations between two entries of the log.
         dataset (str): the default ``--dataset``, that of the recipe.
+        datasets (tuple of str): the ``--dataset`` choices (all of :data:`DATASETS`).
     """
 
     models: tuple[str, ...]
@@ -80,12 +81,13 @@ class Recipe:
     batchsize: int | None
     log_interval: int
     dataset: str = 'voc'
+    datasets: tuple[str, ...] = DATASETS
 
 
 def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
     """Adds the options the detection scripts have, with the recipe's defaults (those of every
     training script: :func:`_training.add_arguments`)."""
-    parser.add_argument('--dataset', choices=DATASETS, default=recipe.dataset)
+    parser.add_argument('--dataset', choices=recipe.datasets, default=recipe.dataset)
     parser.add_argument('--data-dir', default='auto',
                         help="the root of --dataset voc or coco ('auto': downloaded into "
                              '$VISION_HOME/datasets)')
@@ -257,7 +259,8 @@ class CheckedBboxDataset(DatasetMixin):
         return (img, bbox[kept], label[kept], *(numpy.asarray(r)[kept] for r in rest))
 
 
-def evaluator(args: argparse.Namespace, model, comm):
+def evaluator(args: argparse.Namespace, model, comm, val=None,
+              evaluators=(DetectionVOCEvaluator, DetectionCOCOEvaluator)):
     """The evaluator of ``--dataset``: :class:`~vision.extensions.DetectionVOCEvaluator` (the
     11-point metric for VOC), or :class:`~vision.extensions.DetectionCOCOEvaluator`.
 
@@ -266,15 +269,21 @@ def evaluator(args: argparse.Namespace, model, comm):
     once (the evaluators' ``comm``): an mAP is not the mean of the mAPs of parts of the set,
     so the scores are not averaged as :func:`~framework.distributed.create_multi_node_evaluator`
     averages losses.
+
+    ``val`` (a function of the options, :func:`val_dataset` by default) and ``evaluators``
+    (the classes of VOC's and COCO's evaluator) make the evaluator of another task (instance
+    segmentation's).
     """
     names = label_names(args)
     val_iter = None
     if comm is None or comm.rank == 0:
-        val_iter = iterators.SerialIterator(val_dataset(args), 8, repeat=False, shuffle=False)
+        val_iter = iterators.SerialIterator((val or val_dataset)(args), 8, repeat=False,
+                                            shuffle=False)
+    voc, coco = evaluators
     if args.dataset == 'coco':
-        return DetectionCOCOEvaluator(val_iter, model, label_names=names, comm=comm)
-    return DetectionVOCEvaluator(val_iter, model, use_07_metric=args.dataset == 'voc',
-                                 label_names=names, comm=comm)
+        return coco(val_iter, model, label_names=names, comm=comm)
+    return voc(val_iter, model, use_07_metric=args.dataset == 'voc', label_names=names,
+               comm=comm)
 
 
 def learning_rate(iteration: int, lr: float, steps, warmup: int = 0,
@@ -353,7 +362,7 @@ def augment(img, bbox, label, fill):
 
 
 def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm,
-        shift=None) -> dict:
+        shift=None, train=None, make_evaluator=None) -> dict:
     """Trains ``setup.train_chain`` as the options and the recipe say, then writes
     ``setup.model`` to ``OUT/model.npz``.
 
@@ -370,18 +379,23 @@ def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, com
         shift: the extension that sets the learning rate, run every iteration; None for
             :class:`~framework.training.extensions.MultistepShift` from ``--lr`` by
             ``--step``.
+        train: the training set; None for :func:`train_dataset`'s.
+        make_evaluator: ``make_evaluator(args, model, comm)``, the evaluator; None for
+            :func:`evaluator`.
 
     Returns:
         dict: the last entry of the log (``'iteration'``, ``'main/loss'``,
         ``'validation/main/map'``...); on the processes other than rank 0 an empty dict.
     """
-    trainer = _training.make_trainer(args, setup, train_dataset(args, recipe), comm,
-                                     len(label_names(args)))
+    if train is None:
+        train = train_dataset(args, recipe)
+    trainer = _training.make_trainer(args, setup, train, comm, len(label_names(args)))
     if shift is None:
         shift = extensions.MultistepShift('lr', 0.1, args.step, args.lr)
     trainer.extend(shift, trigger=(1, 'iteration'))
     setup.model.use_preset('evaluate')
-    trainer.extend(evaluator(args, setup.model, comm), trigger=eval_trigger(args))
+    trainer.extend((make_evaluator or evaluator)(args, setup.model, comm),
+                   trigger=eval_trigger(args))
     if comm is None or comm.rank == 0:
         _training.extend_reports(trainer, args, setup.loss_keys, 'map', eval_trigger(args))
     return _training.run(trainer, args, setup.model, comm)
