@@ -16,6 +16,8 @@ _RUNS = {
                           '--max-size', '160', '--anchor-scales', '2', '4', '--step', '3'],
     'train_fpn': ['--base-channels', '2', '--size', '64', '--batchsize', '2', '--min-size',
                   '128', '--max-size', '128', '--lr', '1e-4', '--step', '3'],
+    'train_mask_rcnn': ['--base-channels', '2', '--size', '64', '--batchsize', '2',
+                        '--min-size', '128', '--max-size', '128', '--lr', '1e-4', '--step', '3'],
     'train_yolo': ['--base-channels', '4', '--size', '64', '--batchsize', '2', '--insize', '64',
                    '--sizes', '64', '96', '--warmup', '2', '--lr', '1e-4', '--step', '3'],
     'train_segnet': ['--base-channels', '4', '--size', '32', '--batchsize', '4'],

@@ -160,3 +160,17 @@ def test_a_resumed_run_goes_on_as_the_uninterrupted_one(load_script, tmp_path, m
         assert whole.files == parts.files
         for key in whole.files:
             numpy.testing.assert_array_equal(whole[key], parts[key], key)
+
+
+def test_the_run_on_the_emulated_device_is_the_run_on_the_cpu(load_script, tmp_path):
+    # A device that refuses what CuPy refuses: the samples, the masks' targets, the
+    # evaluator's predictions and the snapshot all cross to it and back as on a GPU.
+    from framework.testing.emulated_device import EmulatedDevice  # noqa: F401 (registers it)
+    script = load_script('train_mask_rcnn')
+    options = _SHAPES + ['--iteration', '2', '--step', '1', '--loaderjob', '0']
+    on_cpu = script.main(options + ['--out', str(tmp_path / 'cpu')])
+    emulated = script.main(options + ['--device', '@emulated', '--out', str(tmp_path / 'dev')])
+    for key in ('main/loss',) + tuple(f'main/{key}' for key in script.LOSS_KEYS):
+        assert emulated[key] == pytest.approx(on_cpu[key], rel=1e-5), key
+    assert emulated['validation/main/map'] == pytest.approx(on_cpu['validation/main/map'])
+    assert (tmp_path / 'dev' / 'snapshot_iter_2').exists()
