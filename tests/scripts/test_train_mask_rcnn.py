@@ -121,6 +121,24 @@ def test_a_bad_sample_ends_the_run_with_one_line(load_script, tmp_path, monkeypa
     assert 'Traceback' not in capsys.readouterr().err
 
 
+def test_images_without_objects_train_with_no_box_or_mask_loss(load_script, tmp_path,
+                                                               monkeypatch):
+    script = load_script('train_mask_rcnn')
+
+    def shapes(n, size, seed):
+        samples = list(ShapesInstanceSegmentationDataset(n, size, seed))
+        if seed == 0:  # the training set: empty arrays of the right shapes and dtypes
+            samples = [(img, numpy.zeros((0,) + img.shape[1:], bool),
+                        numpy.zeros(0, numpy.int32)) for img, _, _ in samples]
+        return samples
+
+    monkeypatch.setattr(script, 'ShapesInstanceSegmentationDataset', shapes)
+    last = script.main(_SHAPES + ['--n-train', '4', '--iteration', '2', '--step', '1',
+                                  '--loaderjob', '0', '--out', str(tmp_path)])
+    assert last['main/loss/mask'] == last['main/loss/bbox_head/loc'] == 0
+    assert last['main/loss/rpn/loc'] == 0 and numpy.isfinite(last['main/loss'])
+
+
 def test_a_short_training_evaluates_the_masks_and_writes_a_model_its_class_loads(
         load_script, tmp_path):
     script = load_script('train_mask_rcnn')
