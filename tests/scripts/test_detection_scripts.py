@@ -21,6 +21,7 @@ _FASTER_RCNN = _SHAPES + ['--min-size', '128', '--max-size', '160', '--anchor-sc
 # 96 px.
 _FPN = [option if option != '4' else '2' for option in _SHAPES] + [
     '--batchsize', '2', '--min-size', '128', '--max-size', '128', '--lr', '1e-4', '--step', '3']
+_MASK_RCNN = _FPN  # Mask R-CNN on FPN's options
 _YOLO = _SHAPES + ['--batchsize', '2', '--insize', '64', '--sizes', '64', '96', '--warmup', '2',
                    '--lr', '1e-4', '--step', '3']
 
@@ -209,7 +210,9 @@ def _trained_parameters(module, options, out, loaderjob):
 @pytest.mark.slow
 @pytest.mark.parametrize('script, options', [('train_ssd', _SSD),
                                              ('train_faster_rcnn', _FASTER_RCNN),
-                                             ('train_fpn', _FPN), ('train_yolo', _YOLO)])
+                                             ('train_fpn', _FPN),
+                                             ('train_mask_rcnn', _MASK_RCNN),
+                                             ('train_yolo', _YOLO)])
 def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path, script, options):
     module = load_script(script)
     first = _trained_parameters(module, options, tmp_path / 'a', 1)
