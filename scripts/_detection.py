@@ -1,7 +1,8 @@
 """What the detection training scripts (``train_ssd.py``, ``train_faster_rcnn.py``,
-``train_fpn.py``, ``train_yolo.py``) share: the options, the datasets and their checks, SSD's
-augmentation, the evaluator, and the training loop (that of every training script,
-:mod:`_training`, with the schedule of the learning rate and the evaluation of detection).
+``train_fpn.py``, ``train_yolo.py``, and ``train_mask_rcnn.py`` with its masks) share: the
+options, the datasets and their checks, SSD's augmentation, the evaluator, and the training loop
+(that of every training script, :mod:`_training`, with the schedule of the learning rate and
+the evaluation of detection).
 
 ``--dataset`` is ``voc`` (PASCAL VOC, the recipe's years of trainval for training, VOC 2007
 test for the evaluation with its 11-point metric, difficult objects ignored), ``coco`` (MS
