@@ -14,10 +14,10 @@ Every pretrained weight is a row of ``weights_manifest.json`` (:mod:`vision.weig
   first use, :mod:`vision.weights.pins`; null for a package, whose files carry their own);
 - ``converter``: how the files become this project's parameters (:mod:`vision.weights.convert`);
 - ``n_class``, ``categories`` (``'imagenet'``, ``'imagenet_with_background'``, ``'shapes'``,
-  ``'face'``, ``'voc'``, ``'voc_with_background'``, ``'coco'``, ``'camvid'``, ``'cityscapes'``,
-  ``'ade20k'``; both null for the weights of an extractor, which fix no classes, as a
-  detector's ``'imagenet'``) and the ``preprocessing`` the weight expects
-  (:mod:`vision.weights.preprocessing`);
+  ``'shapes_with_background'``, ``'face'``, ``'voc'``, ``'voc_with_background'``, ``'coco'``,
+  ``'camvid'``, ``'cityscapes'``, ``'ade20k'``; both null for the weights of an extractor,
+  which fix no classes, as a detector's ``'imagenet'``) and the ``preprocessing`` the weight
+  expects (:mod:`vision.weights.preprocessing`);
 - ``licence`` and the published ``scores``, each with its protocol and reference.
 
 A model constructor resolves its ``pretrained_model`` argument with

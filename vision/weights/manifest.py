@@ -21,6 +21,7 @@ from vision.datasets import (
     coco_bbox_label_names,
     imagenet_label_names,
     shapes_label_names,
+    shapes_semantic_segmentation_label_names,
     voc_bbox_label_names,
     voc_semantic_segmentation_label_names,
 )
@@ -39,6 +40,7 @@ _LABEL_NAMES = {
     'imagenet': imagenet_label_names,
     'imagenet_with_background': ('background',) + imagenet_label_names,
     'shapes': tuple(shapes_label_names),
+    'shapes_with_background': tuple(shapes_semantic_segmentation_label_names),
     'face': ('face',),
     'voc': tuple(voc_bbox_label_names),
     'voc_with_background': tuple(voc_semantic_segmentation_label_names),
@@ -56,7 +58,9 @@ def label_names(categories: str) -> tuple[str, ...]:
     Args:
         categories (str): ``'imagenet'`` (:data:`vision.datasets.imagenet_label_names`),
             ``'imagenet_with_background'``, ``'shapes'``
-            (:data:`vision.datasets.shapes_label_names`), ``'face'``, ``'voc'``
+            (:data:`vision.datasets.shapes_label_names`), ``'shapes_with_background'``
+            (:data:`vision.datasets.shapes_semantic_segmentation_label_names`:
+            ``'background'``, then the four shapes), ``'face'``, ``'voc'``
             (:data:`vision.datasets.voc_bbox_label_names`, the 20 classes of PASCAL VOC),
             ``'coco'`` (:data:`vision.datasets.coco_bbox_label_names`, the 80 categories of
             COCO's detection annotations, in the order of their ids), ``'voc_with_background'``
