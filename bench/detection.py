@@ -1,5 +1,6 @@
-"""SSD300, Faster R-CNN VGG16 and YOLOv3 of the zoo beside torchvision's and ChainerCV's:
-``predict`` and one training iteration (YOLOv3: ``predict``, at 416, beside ChainerCV's).
+"""SSD300, Faster R-CNN VGG16, Faster R-CNN FPN ResNet-50 and YOLOv3 of the zoo beside
+torchvision's and ChainerCV's: ``predict`` and one training iteration (the FPN and YOLOv3:
+``predict`` only; YOLOv3 at 416 beside ChainerCV's).
 
 Ours are :class:`vision.models.SSD300`, :class:`vision.models.FasterRCNNVGG16` and
 :class:`vision.models.YOLOv3` (``n_fg_class=20``), their ``predict`` eagerly and after
@@ -11,7 +12,10 @@ same) and the same thresholds (``--preset``, ChainerCV's ``use_preset``). torchv
 ``ssd300_vgg16(num_classes=21)``, the same network with weights filled by the same rule from its
 own names, its ``eval()`` forward on a list of images (its resizing, normalization and
 postprocess: at most 400 candidates per class and 200 detections per image) with our
-``score_thresh`` and ``nms_thresh``.
+``score_thresh`` and ``nms_thresh``. The FPN detectors (``FasterRCNNFPNResNet50`` and
+torchvision's ``fasterrcnn_resnet50_fpn(num_classes=21)``) resize the 500x375 image to 800 px
+on its short side (1066x800); torchvision's keeps at most 100 detections, ChainerCV's and ours
+all of them (random weights give few in the ``visualize`` preset).
 
 Images: the 500x375 image of the Faster R-CNN parity fixture
 (``tests/data/chainercv_faster_rcnn_vgg16.npz``), and for a batch, copies of it rolled
@@ -24,7 +28,7 @@ encoded beforehand by the model's coder; Faster R-CNN on one image prepared by t
 ::
 
     python bench/detection.py [--batch 1 8] [--train-batch 8] [--repeat 3]
-        [--preset visualize|evaluate] [--models ssd300 faster_rcnn yolo_v3]
+        [--preset visualize|evaluate] [--models ssd300 faster_rcnn fpn yolo_v3]
         [--tasks predict train]
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/detection.py \\
         --torch-python /tmp/torchvenv/bin/python --chainer-python /tmp/chainervenv/bin/python
@@ -38,7 +42,8 @@ when it can import the peer, else the one given (which needs the peer and NumPy,
 project); a peer found nowhere is left out with a message. The torchvision peer needs torch
 and torchvision; where torchvision's C++ ops do not load (PyPI's CUDA builds beside torch's
 CPU build), ``bench/torchvision_cpu_nms.py`` stands in for its ``nms`` and the time its best
-call spent there is printed. torch runs on ``--threads`` threads (default: the cores this
+call spent there is printed, and torchvision runs its own PyTorch ``roi_align`` (its
+fallback). torch runs on ``--threads`` threads (default: the cores this
 process may use). Times are the best of ``--repeat`` calls after a warm-up; a ratio is the
 peer's time / ours (above 1: we are faster); ``dets`` is the number of detections of the
 warm-up call over its images (random weights: ``visualize`` finds few or none, so the rows
@@ -59,10 +64,11 @@ import numpy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGE = os.path.join(ROOT, 'tests', 'data', 'chainercv_faster_rcnn_vgg16.npz')
-MODELS = ('ssd300', 'faster_rcnn', 'yolo_v3')
+MODELS = ('ssd300', 'faster_rcnn', 'fpn', 'yolo_v3')
 TASKS = ('predict', 'train')
 N_FG_CLASS = 20
 _STATIC = ', hybridized'
+_FPN = 'Faster R-CNN FPN ResNet-50 800px'
 # RGB: the ImageNet means SSD300 subtracts.
 _SSD_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
 _SSD_INSIZE = 300
@@ -117,9 +123,12 @@ def _timed(fn, repeat: int, count=None, sync=None) -> dict:
 
 def _filled(model, rule_array, img):
     """``model`` with every parameter filled by the parity rule from its name (a first
-    ``predict`` creates the parameters a link leaves to its first call)."""
-    if any(p.array is None for _, p in model.namedparams()):
-        model.predict([img])
+    ``predict`` creates the parameters a link leaves to its first call; a grey image when the
+    first leaves a head uncalled, as a two-stage detector without proposals does)."""
+    for candidate in (img, numpy.full_like(img, 128)):
+        if all(p.array is not None for _, p in model.namedparams()):
+            break
+        model.predict([candidate])
     for name, param in model.namedparams():
         param.array[...] = rule_array(name, param.shape)
     return model
@@ -130,16 +139,17 @@ def _library(name: str) -> types.SimpleNamespace:
     signatures."""
     if name == 'ours':
         from framework.optimizers import MomentumSGD
-        from vision.models import SSD300, FasterRCNNVGG16, YOLOv3
+        from vision.models import SSD300, FasterRCNNFPNResNet50, FasterRCNNVGG16, YOLOv3
         from vision.models.detection.faster_rcnn import FasterRCNNTrainChain
         from vision.models.detection.ssd import multibox_loss
     else:
         from chainer.optimizers import MomentumSGD
-        from chainercv.links import SSD300, FasterRCNNVGG16, YOLOv3
+        from chainercv.links import SSD300, FasterRCNNFPNResNet50, FasterRCNNVGG16, YOLOv3
         from chainercv.links.model.faster_rcnn import FasterRCNNTrainChain
         from chainercv.links.model.ssd import multibox_loss
     return types.SimpleNamespace(
         SSD300=SSD300, FasterRCNNVGG16=FasterRCNNVGG16, YOLOv3=YOLOv3,
+        FasterRCNNFPNResNet50=FasterRCNNFPNResNet50,
         FasterRCNNTrainChain=FasterRCNNTrainChain, multibox_loss=multibox_loss,
         MomentumSGD=MomentumSGD, hybridizes=name == 'ours')
 
@@ -204,6 +214,7 @@ def _train_faster_rcnn(lib, model, repeat: int) -> dict:
 def bench_chainer_api(name: str, settings) -> dict:
     """Ours (``name`` ``'ours'``) or ChainerCV's rows: predict, then a training iteration."""
     lib = _library(name)
+    numpy.random.seed(0)  # the initial weights, before the rule: the same every run
     rule_array = _rule_array()
     img = images(1)[0]
     rows = {}
@@ -232,6 +243,12 @@ def bench_chainer_api(name: str, settings) -> dict:
         if 'train' in settings.tasks:
             rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
                 lib, model, settings.repeat)
+    if 'fpn' in settings.models and 'predict' in settings.tasks:
+        model = _filled(lib.FasterRCNNFPNResNet50(n_fg_class=N_FG_CLASS), rule_array, img)
+        model.use_preset(settings.preset)
+        if device is not None:
+            model.to_device(device)
+        rows.update(_predict_rows(model, _FPN, [1], settings, lib.hybridizes))
     if 'yolo_v3' in settings.models and 'predict' in settings.tasks:
         model = _filled(lib.YOLOv3(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
@@ -247,50 +264,74 @@ def bench_chainercv(settings) -> dict:
 
 
 def bench_torchvision(settings) -> dict:
-    """torchvision's ssd300_vgg16 rows (predict only)."""
+    """torchvision's ssd300_vgg16 and fasterrcnn_resnet50_fpn rows (predict only)."""
     import torchvision_cpu_nms
 
     nms = torchvision_cpu_nms.install()
     import torch
     import torchvision
 
+    # Without its C++ ops, torchvision's roi_align (the FPN's MultiScaleRoIAlign) runs its own
+    # PyTorch fallback, whose first call (the warm-up) takes seconds longer than the others.
+    roi_align = "torchvision's C++" if torchvision.extension._has_ops() else (
+        "torchvision's PyTorch fallback")
     torch.set_num_threads(settings.threads)
     device, sync = harness.torch_device(torch, settings.device)
     rule_array = _rule_array()
-    model = torchvision.models.detection.ssd300_vgg16(weights=None, weights_backbone=None,
-                                                      num_classes=N_FG_CLASS + 1)
+    imgs = [torch.from_numpy(img / 255).to(device) for img in images(max(settings.batch))]
+    detection = torchvision.models.detection
+    rows = {}
+    if 'ssd300' in settings.models:
+        model = _torch_filled(torch, rule_array, detection.ssd300_vgg16(
+            weights=None, weights_backbone=None, num_classes=N_FG_CLASS + 1)).to(device)
+        model.nms_thresh, model.score_thresh = settings.ssd_thresh
+        for batch in settings.batch:
+            rows[f'SSD300 predict, batch {batch}'] = _torch_predict(
+                torch, model, imgs[:batch], settings.repeat, sync)
+    if 'fpn' in settings.models:
+        model = _torch_filled(torch, rule_array, detection.fasterrcnn_resnet50_fpn(
+            weights=None, weights_backbone=None, num_classes=N_FG_CLASS + 1)).to(device)
+        model.roi_heads.nms_thresh, model.roi_heads.score_thresh = settings.fpn_thresh
+        rows[f'{_FPN} predict, batch 1'] = _torch_predict(torch, model, imgs[:1],
+                                                         settings.repeat, sync)
+    return {'rows': rows, 'about': f'{harness.about_torch()}, nms: {nms}, '
+                                   f'roi_align: {roi_align}'}
+
+
+def _torch_filled(torch, rule_array, model):
+    """``model`` in ``eval()`` with every floating tensor of its state filled by the rule."""
     with torch.no_grad():
         for name, tensor in model.state_dict().items():
             if tensor.is_floating_point():
                 tensor.copy_(torch.from_numpy(rule_array(name, tuple(tensor.shape))))
-    model.eval().to(device)
-    model.nms_thresh, model.score_thresh = settings.ssd_thresh
-    imgs = [torch.from_numpy(img / 255).to(device) for img in images(max(settings.batch))]
-    rows = {}
-    if 'ssd300' in settings.models and 'predict' in settings.tasks:
-        for batch in settings.batch:
-            nms_of_call = []  # seconds each call spent in the nms port
-
-            def detect(batch=batch, nms_of_call=nms_of_call):
-                in_nms = torchvision_cpu_nms.seconds
-                with torch.no_grad():
-                    result = model(imgs[:batch])
-                nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
-                return result
-            seconds, result, best = harness.best_of(detect, settings.repeat, sync)
-            rows[f'SSD300 predict, batch {batch}'] = {
-                'seconds': seconds, 'detections': sum(len(r['boxes']) for r in result),
-                'nms_port': nms_of_call[1 + best]}
-    return {'rows': rows, 'about': f'{harness.about_torch()}, nms: {nms}'}
+    return model.eval()
 
 
-def _asks_ssd_predict(args) -> bool:
-    return 'ssd300' in args.models and 'predict' in args.tasks
+def _torch_predict(torch, model, imgs, repeat: int, sync) -> dict:
+    """The best time of ``model(imgs)``, its detections, and the time of that call in the
+    NumPy port of torchvision's ``nms``."""
+    import torchvision_cpu_nms
+
+    nms_of_call = []  # seconds each call spent in the nms port
+
+    def detect():
+        in_nms = torchvision_cpu_nms.seconds
+        with torch.no_grad():
+            result = model(imgs)
+        nms_of_call.append(torchvision_cpu_nms.seconds - in_nms)
+        return result
+    seconds, result, best = harness.best_of(detect, repeat, sync)
+    return {'seconds': seconds, 'detections': sum(len(r['boxes']) for r in result),
+            'nms_port': nms_of_call[1 + best]}
+
+
+def _asks_torchvision(args) -> bool:
+    return bool({'ssd300', 'fpn'} & set(args.models)) and 'predict' in args.tasks
 
 
 #: name: (module it needs, option of its interpreter, its rows, whether the rows asked for
 #: include some of its)
-PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision, _asks_ssd_predict),
+PEERS = {'torchvision': ('torchvision', 'torch_python', bench_torchvision, _asks_torchvision),
          'chainercv': ('chainercv', 'chainer_python', bench_chainercv,
                        lambda args: args.device == '@numpy')}
 
@@ -300,7 +341,7 @@ def _peer_argv(name: str, args) -> list[str]:
             '--train-batch', str(args.train_batch), '--repeat', str(args.repeat),
             '--preset', args.preset, '--models', *args.models, '--tasks', *args.tasks,
             '--threads', str(args.threads), '--device', args.device,
-            '--ssd-thresh', *map(str, args.ssd_thresh)]
+            '--ssd-thresh', *map(str, args.ssd_thresh), '--fpn-thresh', *map(str, args.fpn_thresh)]
 
 
 def _run_peer(name: str, args) -> dict | None:
@@ -360,13 +401,15 @@ def main(argv=None) -> None:
                         help='an interpreter with chainer and chainercv, if this one has none')
     parser.add_argument('--peer-only', choices=sorted(PEERS), help=argparse.SUPPRESS)
     parser.add_argument('--ssd-thresh', type=float, nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument('--fpn-thresh', type=float, nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.peer_only:
         print(json.dumps(PEERS[args.peer_only][2](args)))
         return
-    from vision.models import SSD300
+    from vision.models import SSD300, FasterRCNNFPNResNet50
 
     args.ssd_thresh = SSD300.presets[args.preset]
+    args.fpn_thresh = FasterRCNNFPNResNet50.presets[args.preset]
     peers = {name: _run_peer(name, args) for name in PEERS}
     peers = {name: peer for name, peer in peers.items() if peer is not None}
     harness.print_blas()
