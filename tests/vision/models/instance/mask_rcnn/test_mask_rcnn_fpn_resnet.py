@@ -93,21 +93,35 @@ def test_images_are_checked_and_none_give_empty_lists(model):
         model.predict([numpy.zeros((2, 32, 32), numpy.float32)])
 
 
-def test_hybridized_predict_equals_eager():
+def test_hybridized_predict_equals_eager(monkeypatch):
+    # The mask head's static graph against its eager run on the same detections: with random
+    # weights the detector's many near-tied boxes make NMS keep other ones when its features
+    # differ in the last bits (multithreaded BLAS), which is the FPN detector's own test's
+    # concern; here each image's boxes are those of the eager run, the features each run's own.
     model = _model()
     model.use_preset('evaluate')
     imgs = _images(1)
+    detect, boxes, calls = model._detect, [], []
+
+    def eager_boxes(img):                            # called for each image in turn
+        hs, scale, *detections = detect(img)
+        if len(boxes) < len(imgs):
+            boxes.append(detections)
+        calls.append(img)
+        return (hs, scale, *boxes[(len(calls) - 1) % len(imgs)])
+
+    monkeypatch.setattr(model, '_detect', eager_boxes)
     eager = model.predict(imgs)
     model.hybridize()
     assert model.mask_head._static_graph is not None
     masks, labels, scores = model.predict(imgs)
     for mask, expected in zip(masks, eager[0]):
-        assert mask.shape == expected.shape
+        assert mask.shape == expected.shape and len(mask) > 0
         # a random mask head gives probabilities near 0.5: rounding flips isolated pixels
         assert (mask != expected).sum() <= 1e-5 * mask.size
     for outputs, references in zip((labels, scores), eager[1:]):
         for a, e in zip(outputs, references):
-            numpy.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)
+            numpy.testing.assert_array_equal(a, e)
     model.hybridize(False)
     for outputs, references in zip(model.predict(imgs), eager):
         for a, e in zip(outputs, references):
