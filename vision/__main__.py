@@ -396,13 +396,7 @@ def _semantic_segmentation_benchmark(args):
         return SEMANTIC_SEGMENTATION_BENCHMARKS[args.dataset], 'auto'
     names = ', '.join(map(repr, SEMANTIC_SEGMENTATION_BENCHMARKS))
     _check_directory(args, f'one of {names} or a directory of one of them')
-    local = [b for b in SEMANTIC_SEGMENTATION_BENCHMARKS.values() if b.marker is not None]
-    for benchmark in local:
-        if benchmark.holds(args.dataset):
-            return benchmark, args.dataset
-    raise ValueError(f'--dataset {args.dataset!r} is a directory of none of '
-                     f'{", ".join(b.name for b in local)}: it holds none of '
-                     f'{", ".join(b.marker for b in local)}')
+    return _benchmark_of_directory(args.dataset, SEMANTIC_SEGMENTATION_BENCHMARKS), args.dataset
 
 
 def _semantic_segmentation_dataset(args, model):
@@ -427,13 +421,8 @@ def _instance_segmentation_benchmark(args):
     else:
         names = ', '.join(map(repr, benchmarks))
         _check_directory(args, f'one of {names} or a directory of COCO, SBD or VOC2012')
-        local = [b for b in benchmarks.values() if b.marker is not None]
-        found = [b for b in local if b.holds(args.dataset)]
-        if not found:
-            raise ValueError(f'--dataset {args.dataset!r} is a directory of none of '
-                             f'{", ".join(b.title for b in local)}: it holds none of '
-                             f'{", ".join(b.marker for b in local)}')
-        benchmark, data_dir = found[0], args.dataset
+        benchmark = _benchmark_of_directory(args.dataset, benchmarks, called='title')
+        data_dir = args.dataset
     if benchmark.name == 'voc':
         return VOC2012(args.split or 'val'), data_dir
     if args.split is not None:
@@ -444,6 +433,19 @@ def _instance_segmentation_benchmark(args):
 
 def _instance_segmentation_dataset(args, model):
     return _benchmark_dataset(*_instance_segmentation_benchmark(args), model)
+
+
+def _benchmark_of_directory(data_dir: str, benchmarks: dict, called: str = 'name'):
+    """The first of ``benchmarks`` whose dataset ``data_dir`` is a directory of (it holds
+    their ``marker``), or the error naming each by its attribute ``called`` and what it would
+    hold."""
+    local = [b for b in benchmarks.values() if b.marker is not None]
+    for benchmark in local:
+        if benchmark.holds(data_dir):
+            return benchmark
+    raise ValueError(f'--dataset {data_dir!r} is a directory of none of '
+                     f'{", ".join(getattr(b, called) for b in local)}: it holds none of '
+                     f'{", ".join(b.marker for b in local)}')
 
 
 def _check_directory(args, expected: str) -> None:

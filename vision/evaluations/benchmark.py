@@ -1,13 +1,15 @@
 """What the benchmarks of every task share: the examples of a dataset with their ground truth,
 the classes a model must have been built for, a metric, the numbers reported, and the run that
 predicts every example and scores the predictions (ChainerCV's ``examples/*/eval_*.py``).
-:mod:`~vision.evaluations.detection_benchmarks` and
-:mod:`~vision.evaluations.semantic_segmentation_benchmarks` fill it in.
+:mod:`~vision.evaluations.detection_benchmarks`,
+:mod:`~vision.evaluations.semantic_segmentation_benchmarks` and
+:mod:`~vision.evaluations.instance_segmentation_benchmarks` fill it in.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy
@@ -26,6 +28,8 @@ class Benchmark:
             for others (``'detect'``).
         n_pred_values (int): how many of the values ``model.predict`` returns the metric
             scores: the first ones.
+        marker (str or None): a path that a directory of the dataset holds, relative to it
+            (None: the data is not read from a directory, or is not recognised by one).
     """
 
     name: str
@@ -33,6 +37,12 @@ class Benchmark:
     label_names: tuple[str, ...]
     verb: str
     n_pred_values: int
+    marker: str | None = None
+
+    def holds(self, data_dir: str) -> bool:
+        """Whether ``data_dir`` is a directory of the benchmark's dataset (it holds
+        :attr:`marker`)."""
+        return self.marker is not None and os.path.exists(os.path.join(data_dir, self.marker))
 
     def dataset(self, data_dir: str = 'auto'):
         """The examples of the benchmark: ``(img, ...)`` with the ground truth the metric
@@ -71,7 +81,8 @@ class Benchmark:
         raise NotImplementedError
 
     def prepare(self, model) -> None:
-        """Checks that the model fits the benchmark, and sets it up to predict for it.
+        """Checks that the model fits the benchmark, and sets it up to predict for it: its
+        ``use_preset('evaluate')`` when it has one (a detector's thresholds for scoring).
 
         Args:
             model: the model :meth:`evaluate` is given.
@@ -86,6 +97,8 @@ class Benchmark:
                              f'({self.label_names[0]}, ...), but the weights '
                              f'{spec.describe()} {self.verb} {len(spec.label_names)} others '
                              f'({spec.label_names[0]}, ...): evaluate weights made for them')
+        if hasattr(model, 'use_preset'):
+            model.use_preset('evaluate')
 
     def evaluate(self, model, batches: Iterable[Sequence[tuple]],
                  hook: Callable | None = None) -> dict:

@@ -39,21 +39,6 @@ class DetectionBenchmark(Benchmark):
     verb = 'detect'
     n_pred_values = 3
 
-    def prepare(self, model) -> None:
-        """Refuses weights made for other classes, then calls the model's
-        ``use_preset('evaluate')`` when it has one.
-
-        Args:
-            model: a detector: ``model.predict(imgs)`` returns ``bboxes, labels, scores``.
-
-        Raises:
-            ValueError: the model's weights (its ``weight_spec``) detect other classes than
-                the benchmark's.
-        """
-        super().prepare(model)
-        if hasattr(model, 'use_preset'):
-            model.use_preset('evaluate')
-
 
 class VOC07Test(DetectionBenchmark):
     """PASCAL VOC 2007 test (4,952 images, 20 classes): the average precision of each class

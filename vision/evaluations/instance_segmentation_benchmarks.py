@@ -47,24 +47,6 @@ class InstanceSegmentationBenchmark(Benchmark):
 
     verb = 'segment'
     n_pred_values = 3
-    marker: str | None = None
-
-    def holds(self, data_dir: str) -> bool:
-        """Whether ``data_dir`` is a directory of the benchmark's dataset (it holds
-        :attr:`marker`)."""
-        return self.marker is not None and os.path.exists(os.path.join(data_dir, self.marker))
-
-    def prepare(self, model) -> None:
-        """Refuses weights made for other classes, then calls the model's
-        ``use_preset('evaluate')`` when it has one.
-
-        Raises:
-            ValueError: the model's weights (its ``weight_spec``) segment other classes than
-                the benchmark's.
-        """
-        super().prepare(model)
-        if hasattr(model, 'use_preset'):
-            model.use_preset('evaluate')
 
 
 class _VOCMetric(InstanceSegmentationBenchmark):

@@ -48,12 +48,6 @@ class SemanticSegmentationBenchmark(Benchmark):
 
     verb = 'segment'
     n_pred_values = 1
-    marker: str | None
-
-    def holds(self, data_dir: str) -> bool:
-        """Whether ``data_dir`` is a directory of the benchmark's dataset (it holds
-        :attr:`marker`)."""
-        return self.marker is not None and os.path.exists(os.path.join(data_dir, self.marker))
 
     def prepare(self, model) -> None:
         """Refuses a model built for another number of classes, or weights made for other
@@ -166,7 +160,6 @@ class ShapesVal(SemanticSegmentationBenchmark):
 
     name = 'shapes'
     label_names = tuple(shapes_semantic_segmentation_label_names)
-    marker = None
 
     def __init__(self, length: int = 1000, size: int = 64, seed: int = 1) -> None:
         self.length = length

@@ -176,10 +176,7 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             rois, roi_indices = self.rpn.decode(locs, confs, anchors, x.shape)
             rois, roi_indices = self.bbox_head.distribute(rois, roi_indices)
             pooled = self.bbox_head.pool(hs, rois, roi_indices)
-            if len(pooled) > 0:
-                head_locs, head_confs = self.bbox_head.infer(pooled)
-            else:
-                head_locs, head_confs = self.bbox_head.classify(pooled)
+            head_locs, head_confs = self.bbox_head.infer(pooled)
         bboxes, labels, scores = self.bbox_head.decode(
             rois, roi_indices, head_locs, head_confs, scales, [img.shape[1:]],
             self.nms_thresh, self.score_thresh)

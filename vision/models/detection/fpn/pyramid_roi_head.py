@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy
 
 import framework.functions as F
+from framework.config import no_backprop_mode, using_config
 from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from framework.variable import Variable
@@ -89,3 +90,12 @@ class PyramidRoIHead(Hybridizable, Chain):
     def hybridized_link(self):
         """:meth:`classify`, which :meth:`infer` runs."""
         return self.classify
+
+    def infer(self, pooled):
+        """:meth:`classify` of pooled features with ``train`` off and without
+        backpropagation, as the static graph of their number after ``hybridize()``; no region
+        runs eagerly (no graph is traced for an empty batch)."""
+        if len(pooled) == 0:
+            with using_config('train', False), no_backprop_mode():
+                return self.classify(pooled)
+        return super().infer(pooled)

@@ -80,11 +80,7 @@ class MaskRCNNFPNResNet(FasterRCNNFPNResNet):
         rois, roi_indices, order = self.mask_head.distribute(
             rois, xp.zeros(len(bbox), numpy.int32))
         with using_config('train', False), no_backprop_mode():
-            pooled = self.mask_head.pool(hs, rois, roi_indices)
-            if len(pooled) > 0:
-                segms = self.mask_head.infer(pooled)
-            else:
-                segms = self.mask_head.classify(pooled)
+            segms = self.mask_head.infer(self.mask_head.pool(hs, rois, roi_indices))
             probs = F.sigmoid(segms).array[order]
         return self.mask_head.decode([probs], [bbox], [label], [size])[0]
 
