@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import traceback
 
 from framework.distributed._mpi import import_mpi
 
@@ -20,8 +21,10 @@ _installed = False
 def _abort(exc_type, exc_value, exc_traceback) -> None:
     MPI = import_mpi('global_except_hook')
     world = MPI.COMM_WORLD
-    sys.__excepthook__(exc_type, exc_value, exc_traceback)
-    sys.stderr.write(f'framework.distributed: rank {world.rank} of {world.size} failed with '
+    # One write: mpiexec relays a process's output as it comes, and MPI_Abort may end the
+    # relay between two writes (the traceback shown, the line naming the rank lost).
+    sys.stderr.write(''.join(traceback.format_exception(exc_type, exc_value, exc_traceback))
+                     + f'framework.distributed: rank {world.rank} of {world.size} failed with '
                      f'{exc_type.__name__}: {exc_value}; aborting every process '
                      '(MPI_Abort)\n')
     sys.stderr.flush()
