@@ -27,7 +27,7 @@ import numpy
 
 from framework import iterators
 from framework.datasets import ConcatenatedDataset, DatasetMixin
-from framework.training import extensions, triggers
+from framework.training import triggers
 from framework.training.extensions import make_shift
 from vision.datasets import (
     COCOBboxDataset,
@@ -72,6 +72,9 @@ class Recipe:
         log_interval (int): the iterations between two entries of the log.
         dataset (str): the default ``--dataset``, that of the recipe.
         datasets (tuple of str): the ``--dataset`` choices (all of :data:`DATASETS`).
+        warmup (int): the iterations over which the learning rate grows linearly to ``lr``
+            (the default ``--warmup``; 0: none).
+        warmup_rate (float): the share of ``lr`` the warm-up starts from.
     """
 
     models: tuple[str, ...]
@@ -83,6 +86,8 @@ class Recipe:
     log_interval: int
     dataset: str = 'voc'
     datasets: tuple[str, ...] = DATASETS
+    warmup: int = 0
+    warmup_rate: float = 0.0
 
 
 def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
@@ -107,6 +112,9 @@ def add_arguments(parser: argparse.ArgumentParser, recipe: Recipe) -> None:
                         default=list(recipe.steps),
                         help='the iterations at which the learning rate is divided by ten '
                              f'({" ".join(map(str, recipe.steps))})')
+    parser.add_argument('--warmup', type=int, default=recipe.warmup,
+                        help='the iterations over which the learning rate grows linearly to '
+                             f'--lr from {recipe.warmup_rate:.3g} times it ({recipe.warmup})')
     parser.add_argument('--size', type=_training.positive_int, default=128,
                         help='the side of the images of --dataset shapes (128)')
     parser.add_argument('--n-train', type=_training.positive_int, default=4000,
@@ -120,6 +128,8 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     each other (and those :func:`_training.check_arguments` refuses)."""
     if sorted(set(args.step)) != args.step:
         parser.error(f'--step must be increasing, but got {" ".join(map(str, args.step))}')
+    if args.warmup < 0:
+        parser.error(f'--warmup must be at least 0, but got {args.warmup}')
     if args.step and args.step[-1] >= args.iteration:
         parser.error(f'--step must be below --iteration ({args.iteration}), but got '
                      f'{args.step[-1]}')
@@ -310,14 +320,15 @@ def learning_rate(iteration: int, lr: float, steps, warmup: int = 0,
     return lr * 0.1 ** sum(iteration >= step for step in steps)
 
 
-def lr_shift(args: argparse.Namespace, warmup: int, warmup_rate: float):
+def lr_shift(args: argparse.Namespace, recipe: Recipe):
     """The extension that sets the optimizer's learning rate to :func:`learning_rate` of
-    ``--lr`` and ``--step`` with this warm-up, before the training and after every update (a
-    function of the iteration alone, so a resumed run continues the schedule)."""
+    ``--lr``, ``--step`` and ``--warmup`` from the recipe's ``warmup_rate``, before the training
+    and after every update (a function of the iteration alone, so a resumed run continues the
+    schedule)."""
     @make_shift('lr')
     def warmup_and_steps(trainer) -> float:
-        return learning_rate(trainer.updater.iteration, args.lr, args.step, warmup,
-                             warmup_rate)
+        return learning_rate(trainer.updater.iteration, args.lr, args.step, args.warmup,
+                             recipe.warmup_rate)
     return warmup_and_steps
 
 
@@ -363,23 +374,20 @@ def augment(img, bbox, label, fill):
 
 
 def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, comm,
-        shift=None, train=None, make_evaluator=None) -> dict:
+        train=None, make_evaluator=None) -> dict:
     """Trains ``setup.train_chain`` as the options and the recipe say, then writes
     ``setup.model`` to ``OUT/model.npz``.
 
-    The learning rate (MomentumSGD, momentum 0.9) follows ``shift``, by default ``--lr``
-    divided by ten at each ``--step``; the model is evaluated at the steps and at the end (or
-    every ``--eval-interval``); the snapshots, the resumption and the MPI processes are those
-    of :func:`_training.make_trainer`.
+    The learning rate (MomentumSGD, momentum 0.9) follows :func:`learning_rate`: a warm-up
+    over ``--warmup`` iterations, then ``--lr`` divided by ten at each ``--step``; the model
+    is evaluated at the steps and at the end (or every ``--eval-interval``); the snapshots,
+    the resumption and the MPI processes are those of :func:`_training.make_trainer`.
 
     Args:
         args: the options.
         recipe (Recipe): the recipe.
         setup (_training.Training): the training.
         comm: the communicator, or None.
-        shift: the extension that sets the learning rate, run every iteration; None for
-            :class:`~framework.training.extensions.MultistepShift` from ``--lr`` by
-            ``--step``.
         train: the training set; None for :func:`train_dataset`'s.
         make_evaluator: ``make_evaluator(args, model, comm)``, the evaluator; None for
             :func:`evaluator`.
@@ -391,9 +399,7 @@ def run(args: argparse.Namespace, recipe: Recipe, setup: _training.Training, com
     if train is None:
         train = train_dataset(args, recipe)
     trainer = _training.make_trainer(args, setup, train, comm, len(label_names(args)))
-    if shift is None:
-        shift = extensions.MultistepShift('lr', 0.1, args.step, args.lr)
-    trainer.extend(shift, trigger=(1, 'iteration'))
+    trainer.extend(lr_shift(args, recipe), trigger=(1, 'iteration'))
     setup.model.use_preset('evaluate')
     trainer.extend((make_evaluator or evaluator)(args, setup.model, comm),
                    trigger=eval_trigger(args))

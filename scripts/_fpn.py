@@ -17,11 +17,10 @@ from vision.transforms import flip, flip_bbox, random_flip, resize
 import _detection  # isort: skip
 import _training  # isort: skip
 
-#: The iterations of the warm-up of the learning rate.
+#: The iterations of the warm-up of the learning rate (the recipes' ``warmup``).
 WARMUP_ITERATION = 500
-#: The share of ``--lr`` the warm-up starts from.
+#: The share of ``--lr`` the warm-up starts from (the recipes' ``warmup_rate``).
 WARMUP_RATE = 1 / 3
-
 
 class Seeded:
     """A mixin of an FPN train chain that samples the anchors and regions of each batch from
@@ -150,6 +149,4 @@ def train(args: argparse.Namespace, recipe: _detection.Recipe, prog: str, train_
         transform=Transform(model), batch_size=batch_size, loss_keys=loss_keys,
         setup_hooks=setup_hooks, converter=_detection.converter)
     with _training.dataset_errors_end_the_run(prog, comm):
-        return _detection.run(args, recipe, setup, comm,
-                              shift=_detection.lr_shift(args, WARMUP_ITERATION, WARMUP_RATE),
-                              **run_kwargs)
+        return _detection.run(args, recipe, setup, comm, **run_kwargs)

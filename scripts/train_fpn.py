@@ -53,12 +53,12 @@ from vision.models.detection.fpn import FasterRCNNFPNTrainChain
 
 import _detection  # isort: skip
 import _fpn  # isort: skip
-from _fpn import WARMUP_ITERATION, WARMUP_RATE, Transform, setup_hooks  # noqa: F401  isort: skip
+from _fpn import Transform, setup_hooks  # noqa: F401  isort: skip
 
 RECIPE = _detection.Recipe(
     models=('faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101'), voc_years=('2007', '2012'),
     iteration=90000, steps=(60000, 80000), lr=0.02, batchsize=16, log_interval=10,
-    dataset='coco')
+    dataset='coco', warmup=_fpn.WARMUP_ITERATION, warmup_rate=_fpn.WARMUP_RATE)
 
 
 class TrainChain(_fpn.Seeded, FasterRCNNFPNTrainChain):

@@ -54,7 +54,8 @@ import _training  # isort: skip
 RECIPE = _detection.Recipe(
     models=('mask_rcnn_fpn_resnet50', 'mask_rcnn_fpn_resnet101'), voc_years=(),
     iteration=90000, steps=(60000, 80000), lr=0.02, batchsize=16, log_interval=10,
-    dataset='coco', datasets=('coco', 'shapes'))
+    dataset='coco', datasets=('coco', 'shapes'), warmup=_fpn.WARMUP_ITERATION,
+    warmup_rate=_fpn.WARMUP_RATE)
 LOSS_KEYS = ('loss/rpn/loc', 'loss/rpn/conf', 'loss/bbox_head/loc', 'loss/bbox_head/conf',
              'loss/mask')
 

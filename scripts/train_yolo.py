@@ -50,10 +50,10 @@ from vision.transforms import resize_bbox, resize_with_random_interpolation
 import _detection  # isort: skip
 import _training  # isort: skip
 
+#: The warm-up is GluonCV's two epochs of VOC07+12 in batches of 64.
 RECIPE = _detection.Recipe(models=('yolo_v3',), voc_years=('2007', '2012'), iteration=51700,
-                           steps=(41380, 46550), lr=1e-3, batchsize=64, log_interval=10)
-#: The iterations of the warm-up (GluonCV's two epochs of VOC07+12 in batches of 64).
-WARMUP_ITERATION = 518
+                           steps=(41380, 46550), lr=1e-3, batchsize=64, log_interval=10,
+                           warmup=518)
 #: The batches between two draws of their side (GluonCV's).
 SIZE_INTERVAL = 10
 
@@ -134,16 +134,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                         default=list(range(320, 609, 32)),
                         help='the sides of the batches of multi-scale training, multiples of '
                              "32 (GluonCV's 320 to 608 by 32)")
-    parser.add_argument('--warmup', type=int, default=WARMUP_ITERATION,
-                        help=f'the iterations of the warm-up ({WARMUP_ITERATION})')
     args = parser.parse_args(argv)
     _detection.check_arguments(parser, args)
     for name, values in (('--insize', [args.insize]), ('--sizes', args.sizes)):
         if any(v % 32 for v in values):
             parser.error(f'{name} must be multiples of 32, but got '
                          f'{" ".join(map(str, values))}')
-    if args.warmup < 0:
-        parser.error(f'--warmup must be at least 0, but got {args.warmup}')
     return args
 
 
@@ -167,8 +163,7 @@ def train(args: argparse.Namespace) -> dict:
         loss_keys=('loc_loss', 'obj_loss', 'conf_loss'), setup_hooks=setup_hooks,
         converter=_detection.converter)
     with _training.dataset_errors_end_the_run('train_yolo.py', comm):
-        return _detection.run(args, RECIPE, setup, comm,
-                              shift=_detection.lr_shift(args, args.warmup, 0))
+        return _detection.run(args, RECIPE, setup, comm)
 
 
 def main(argv=None) -> dict:

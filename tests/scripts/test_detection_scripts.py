@@ -119,6 +119,21 @@ def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
         assert param.grad is not None and not param.grad.any(), name
 
 
+@pytest.mark.parametrize('script, warmup, warmup_rate', [
+    ('train_ssd', 0, 0), ('train_faster_rcnn', 0, 0), ('train_fpn', 500, 1 / 3),
+    ('train_mask_rcnn', 500, 1 / 3), ('train_yolo', 518, 0)])
+def test_every_detector_warms_up_as_its_recipe_unless_told(load_script, script, warmup,
+                                                           warmup_rate):
+    module = load_script(script)
+    assert module.parse_args([]).warmup == warmup
+    assert module.RECIPE.warmup_rate == warmup_rate
+    args = module.parse_args(['--warmup', '10', '--lr', '0.1', '--step', '20'])
+    rates = [module._detection.learning_rate(i, args.lr, args.step, args.warmup, warmup_rate)
+             for i in (0, 5, 10, 20)]
+    numpy.testing.assert_allclose(
+        rates, [0.1 * warmup_rate, 0.1 * (warmup_rate + (1 - warmup_rate) / 2), 0.1, 0.01])
+
+
 @pytest.mark.parametrize('script, options, message', [
     ('train_ssd', ['--step', '5', '4'], '--step must be increasing, but got 5 4'),
     ('train_ssd', ['--iteration', '10', '--step', '10'],
@@ -131,6 +146,7 @@ def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
     ('train_faster_rcnn', ['--min-size', '800', '--max-size', '600'],
      '--min-size must be positive and at most --max-size (600), but got 800'),
     ('train_faster_rcnn', ['--batchsize', '2'], 'unrecognized arguments: --batchsize 2'),
+    ('train_faster_rcnn', ['--warmup', '-1'], '--warmup must be at least 0, but got -1'),
 ])
 def test_mistaken_options_get_one_line(load_script, capsys, script, options, message):
     module = load_script(script)

@@ -29,8 +29,8 @@ def _model():
 
 
 def _rate(train_fpn, iteration, lr, steps):
-    return train_fpn._detection.learning_rate(iteration, lr, steps, train_fpn.WARMUP_ITERATION,
-                                              train_fpn.WARMUP_RATE)
+    return train_fpn._detection.learning_rate(iteration, lr, steps, train_fpn.RECIPE.warmup,
+                                              train_fpn.RECIPE.warmup_rate)
 
 
 def test_the_learning_rate_warms_up_from_a_third_then_steps(load_script):
