@@ -3,7 +3,8 @@
 A node is replaced where its meaning is known and its arguments allow: 2-D convolutions with
 constant filters, batch normalizations with constant statistics, ReLU and clipped ReLU, sums
 of two values of one shape, products scaling the channels of 4-D values, 2-D max and average
-pooling, and the mean over the spatial axes.
+pooling, the mean over the spatial axes, joins of 4-D values along the channels and the
+resampling of images (:func:`~framework.functions.resize_images`).
 Every other node stays, run as it is.
 """
 
@@ -14,6 +15,8 @@ import numpy
 from framework.functions.activation.clipped_relu import ClippedReLU
 from framework.functions.activation.relu import ReLU
 from framework.functions.array.broadcast import BroadcastTo
+from framework.functions.array.concat import Concat
+from framework.functions.array.resize_images import Resample
 from framework.functions.connection.convolution_nd import ConvolutionND
 from framework.functions.math.average import Mean
 from framework.functions.math.basic_math import Add as AddNode
@@ -108,6 +111,21 @@ def _mean(graph, op, producers):
     return ops.GlobalMean(op.inputs, op.outputs, node.keepdims)
 
 
+def _concat(graph, op, producers):
+    shapes = [graph.values[v].shape for v in op.inputs]
+    if (op.node.axis != 1 or any(len(shape) != 4 for shape in shapes)
+            or len({graph.values[v].dtype for v in op.inputs}) != 1):
+        return None
+    return ops.Concat(op.inputs, op.outputs)
+
+
+def _resample(graph, op, producers):
+    x = graph.values[op.inputs[0]]
+    if len(x.shape) != 4 or x.dtype not in _GEMM_DTYPES:
+        return None
+    return ops.Resample(op.inputs, op.outputs, op.node.rows, op.node.cols)
+
+
 _RULES = {
     ConvolutionND: _convolution,
     FixedBatchNormalization: _batch_normalization,
@@ -119,6 +137,8 @@ _RULES = {
     MaxPoolingND: _pooling,
     AveragePooling: _pooling,
     Mean: _mean,
+    Concat: _concat,
+    Resample: _resample,
 }
 
 

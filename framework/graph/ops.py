@@ -394,6 +394,59 @@ class GlobalMean(Op):
         return y
 
 
+class Concat(Op):
+    """4-D values joined along the channels, in the layout that holds most of their elements:
+    channels-last where convolutions produced them (a pyramid pooling's or a decoder's join),
+    so that neither the join nor the convolution after it needs a transpose."""
+
+    def input_layouts(self, graph):
+        held = {NCHW: 0, NHWC: 0}
+        for v in self.inputs:
+            value = graph.values[v]
+            held[value.layout] += math.prod(value.shape)
+        return [NHWC if held[NHWC] > held[NCHW] else NCHW] * len(self.inputs)
+
+    def run(self, inputs, out, workspace):
+        xp = _array_module(inputs[0])
+        axis = 3 if self.in_layouts[0] == NHWC else 1
+        shape = list(inputs[0].shape)
+        shape[axis] = sum(x.shape[axis] for x in inputs)
+        y = _output(xp, out, tuple(shape), inputs[0].dtype)
+        xp.concatenate(inputs, axis=axis, out=y)
+        return y
+
+
+class Resample(Op):
+    """``rows @ x @ cols.T`` over the spatial axes of a 4-D value, in either layout: the
+    interpolation of :func:`~framework.functions.resize_images` by its two matrices
+    ``rows`` ``(H_O, H)`` and ``cols`` ``(W_O, W)``."""
+
+    def __init__(self, inputs, outputs, rows, cols):
+        super().__init__(inputs, outputs)
+        self.rows = rows
+        self.cols = cols
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        rows = self.rows.astype(x.dtype, copy=False)
+        cols = self.cols.astype(x.dtype, copy=False)
+        (out_h, h), (out_w, w) = rows.shape, cols.shape
+        if self.in_layouts[0] == NHWC:
+            n, c = x.shape[0], x.shape[3]
+            y = _output(xp, out, (n, out_h, out_w, c), x.dtype)
+            tall = xp.matmul(rows, x.reshape(n, h, w * c)).reshape(n * out_h, w, c)
+            xp.matmul(cols, tall, out=y.reshape(n * out_h, out_w, c))
+            return y
+        n, c = x.shape[:2]
+        y = _output(xp, out, (n, c, out_h, out_w), x.dtype)
+        xp.matmul(xp.matmul(rows, x), cols.T, out=y)
+        return y
+
+    def describe(self):
+        return f'Resample to {self.rows.shape[0]}x{self.cols.shape[0]}'
+
+
 class Transpose(Op):
     """A 4-D value moved to the layout ``layout``."""
 

@@ -124,3 +124,21 @@ def test_a_product_scaling_the_channels(axes):
 def test_a_product_that_does_not_scale_channels_stays_a_node():
     g = _lowered(lambda x: x * F.broadcast_to(F.tanh(_input((1, 1, 8, 8))), x.shape), _input())
     assert isinstance(g.ops[-1], NodeOp)
+
+
+def test_a_join_along_the_channels_and_not_along_another_axis():
+    op, = _lowered(lambda x: F.concat([x, x], axis=1), _input()).ops
+    assert isinstance(op, ops.Concat)
+    op, = _lowered(lambda x: F.concat([x, x], axis=2), _input()).ops
+    assert isinstance(op, NodeOp)
+    op, = _lowered(lambda x: F.concat([x, x], axis=1), _input((2, 3))).ops
+    assert isinstance(op, NodeOp)
+
+
+def test_a_resize_keeps_its_interpolation_matrices():
+    op, = _lowered(lambda x: F.resize_images(x, (5, 3)), _input()).ops
+    assert isinstance(op, ops.Resample)
+    assert op.rows.shape == (5, 8) and op.cols.shape == (3, 8)
+    numpy.testing.assert_allclose(op.rows.sum(axis=1), 1, rtol=1e-6)
+    op, = _lowered(lambda x: F.resize_images(x, (5, 3)), _input(dtype=numpy.float16)).ops
+    assert isinstance(op, NodeOp)

@@ -123,3 +123,72 @@ def test_global_mean(source, keepdims, dtype, assert_compiles):
     mean, = _ops(g, ops.GlobalMean)
     assert mean.keepdims == keepdims
     assert not _ops(g, ops.Transpose)[1:]  # at most the input's, none for the output
+
+
+# --- joins and resampling -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_concat_along_the_channels(source, dtype, assert_compiles):
+    x = _input((2, 3, 5, 4), dtype)
+    other = _input((2, 2, 5, 4), dtype, seed=1)
+    fast = assert_compiles(_after(source, lambda h: F.concat(
+        [h, F.relu(h), other], axis=1), dtype), x)
+    g = fast.graph(x)
+    assert len(_ops(g, ops.Concat)) == 1
+    # The join reads the convolution's channels-last output as it is; only the graph's output
+    # goes back to channels-first.
+    assert len(_ops(g, ops.Transpose)) == (0 if source == 'input' else 2)
+
+
+@pytest.mark.parametrize('first', ['small', 'large'])
+def test_a_join_takes_the_layout_of_most_of_its_elements(first, assert_compiles):
+    # A channels-first value of 3 channels (tanh, a node) beside a convolution's 5 channels
+    # (channels-last), in either order: the join is channels-last, only the 3 channels move.
+    def join(h, x):
+        parts = [F.tanh(x), h]
+        return F.concat(parts if first == 'small' else parts[::-1], axis=1)
+
+    conv = ConvThen(lambda h: h)
+    x = _input((2, 3, 5, 4))
+    g = assert_compiles(lambda x: join(conv(x), x), x).graph(x)
+    concat, = _ops(g, ops.Concat)
+    assert concat.in_layouts == ['nhwc', 'nhwc']
+    assert [g.values[op.inputs[0]].shape[1] for op in _ops(g, ops.Transpose)] == [3, 3, 8]
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('out_size', [(9, 7), (3, 2), (5, 4)])
+@pytest.mark.parametrize('mode, align_corners', [('bilinear', True), ('bilinear', False),
+                                                 ('nearest', True)])
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_resize_images(source, out_size, mode, align_corners, dtype, assert_compiles):
+    x = _input((2, 3, 5, 4), dtype)
+    fast = assert_compiles(_after(source, lambda h: F.resize_images(
+        h, out_size, mode=mode, align_corners=align_corners), dtype), x)
+    g = fast.graph(x)
+    resample, = _ops(g, ops.Resample)
+    assert resample.in_layouts == ['nchw' if source == 'input' else 'nhwc']
+
+
+def test_a_pyramid_pooling_runs_channels_last_from_end_to_end(assert_compiles):
+    # PSPNet's join: the features, and each pooled, convolved and upsampled back, side by side.
+    class Pyramid(framework.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.conv = L.Convolution2D(3, 4, 3, pad=1)
+                self.branches = framework.ChainList(
+                    *[L.Convolution2D(4, 2, 1) for _ in range(2)])
+                self.out = L.Convolution2D(8, 3, 1)
+
+        def forward(self, x):
+            h = self.conv(x)
+            ys = [h] + [F.resize_images(branch(F.average_pooling_2d(h, k, k)), h.shape[2:])
+                        for k, branch in zip((2, 4), self.branches)]
+            return self.out(F.relu(F.concat(ys, axis=1)))
+
+    x = _input((2, 3, 8, 8))
+    g = assert_compiles(Pyramid(), x).graph(x)
+    assert len(_ops(g, ops.Transpose)) == 2  # the input's and the output's
