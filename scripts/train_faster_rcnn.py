@@ -9,7 +9,8 @@ scaled as the model's ``prepare`` scales it (the shorter side to ``--min-size`` 
 longer one would pass ``--max-size``) and flipped horizontally with probability 1/2. The model
 is evaluated at the step of the learning rate and at the end (VOC 2007 test, 11-point mAP;
 COCO's metrics on COCO). ChainerCV starts from VGG-16's ImageNet weights, as this script does
-on VOC and COCO (``--pretrained-model imagenet``); on shapes it starts from random weights.
+on VOC and COCO (``--pretrained-model imagenet``); on shapes it starts from random weights,
+the extractor's drawn by He's initialisation (:func:`_detection.initialize_from_scratch`).
 
 An image left without boxes (all of them outside it) teaches nothing: Faster R-CNN's target
 creators need boxes, so its loss is zero, with a zero gradient for every parameter.
@@ -131,6 +132,8 @@ def train(args: argparse.Namespace) -> dict:
     _training.seed_everything(args.seed)
     model = _detection.create_model(args, 'train_faster_rcnn.py', min_size=args.min_size,
                                     max_size=args.max_size, anchor_scales=args.anchor_scales)
+    if args.pretrained_model is None:
+        _detection.initialize_from_scratch(model.extractor)
     setup = _training.Training(
         model=model, train_chain=TrainChain(model), transform=Transform(model),
         batch_size=1, loss_keys=('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss',

@@ -11,10 +11,9 @@ under box constraints, a resize with a random interpolation, a random horizontal
 model is evaluated at each step of the learning rate and at the end (VOC 2007 test, 11-point
 mAP; COCO's metrics on COCO). ChainerCV starts from the ImageNet weights of the extractor:
 ``--pretrained-model imagenet`` where the manifest lists them; by default the model starts
-from random weights, for which the recipe's learning rate is too high: SSD300 of
-``--base-channels 4`` on shapes, batches of 8, sees its loss grow from iteration 50 to 150
-with 1e-3 (17 to 24) and 3e-3 (32 to 48), while 1e-4 brings the loss of a fixed batch down
-steadily (36 to 10 in 35 iterations).
+from random weights, the extractor's drawn by He's initialisation
+(:func:`_detection.initialize_from_scratch`: ChainerCV's LeCun normal shrinks the features
+through the fifteen convolutions), and ``--warmup`` raises the learning rate gradually.
 
 The random draws of the augmentation are seeded by ``--seed``: each loader process seeds them
 for each image from it and the image's number in the training, and with ``--loaderjob 0`` the
@@ -158,6 +157,8 @@ def train(args: argparse.Namespace) -> dict:
     batch_size = _training.batch_size_per_process(args, comm, 'train_ssd.py')
     _training.seed_everything(args.seed)
     model = _detection.create_model(args, 'train_ssd.py')
+    if args.pretrained_model is None:
+        _detection.initialize_from_scratch(model.extractor)
     setup = _training.Training(
         model=model, train_chain=MultiboxTrainChain(model, comm=comm),
         transform=Transform(model.coder, model.insize, model.mean),

@@ -173,6 +173,49 @@ def test_weights_that_contradict_the_width_get_one_line(load_script, tmp_path, c
     assert 'Traceback' not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize('script, options', [('train_ssd', _SSD),
+                                             ('train_faster_rcnn', _FASTER_RCNN)])
+def test_from_random_weights_the_vgg_extractor_keeps_the_scale_of_its_input(
+        load_script, monkeypatch, script, options):
+    module = load_script(script)
+    trained = {}
+    monkeypatch.setattr(module._detection, 'run',
+                        lambda args, recipe, setup, comm: trained.setdefault('model', setup.model))
+    module.main(options)
+    extractor = trained['model'].extractor
+    for name in ('conv1_1', 'conv3_3', 'conv5_3'):
+        layer = getattr(extractor, name)
+        W = getattr(layer, 'conv', layer).W.array  # Faster R-CNN's VGG-16 has Conv2DActiv
+        fan_in = W[0].size
+        assert W.std() == pytest.approx((2 / fan_in) ** 0.5, rel=0.15), name
+    # ChainerCV's Normal(0.01) shrank Faster R-CNN's features ~8x a layer: 1e-9 at conv5_3.
+    # (The ReLU is applied again after Conv2DActiv's own: no change.)
+    x = numpy.random.RandomState(0).uniform(-50, 50, (1, 3, 64, 64)).astype(numpy.float32)
+    h = x
+    for name in ('conv1_1', 'conv1_2', 'conv2_1', 'conv2_2', 'conv3_1', 'conv3_2', 'conv3_3'):
+        h = numpy.maximum(getattr(extractor, name)(h).array, 0)
+    assert 0.1 < h.std() / x.std() < 10
+
+
+def test_weights_given_are_left_as_they_are(load_script, monkeypatch, tmp_path):
+    from vision.models import SSD300
+    path = tmp_path / 'start.npz'
+    numpy.random.seed(0)
+    start = SSD300(n_fg_class=4, base_channels=4)
+    from framework.serializers import save_npz
+    save_npz(path, start)
+    module = load_script('train_ssd')
+    trained = {}
+    monkeypatch.setattr(module._detection, 'run',
+                        lambda args, recipe, setup, comm: trained.setdefault('model', setup.model))
+    options = list(_SSD)
+    i = options.index('--base-channels')
+    del options[i:i + 2]  # the width is the file's
+    module.main(options + ['--pretrained-model', str(path)])
+    numpy.testing.assert_array_equal(trained['model'].extractor.conv3_3.W.array,
+                                     start.extractor.conv3_3.W.array)
+
+
 def test_communicator_without_mpi4py_names_the_extra(load_script, monkeypatch, capsys):
     train_ssd = load_script('train_ssd')
     monkeypatch.setattr(importlib.util, 'find_spec', lambda name: None)
