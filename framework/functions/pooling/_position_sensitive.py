@@ -8,6 +8,8 @@ reads input channel ``(c * group_size + gh) * group_size + gw``, where ``gh = i 
 
 from __future__ import annotations
 
+import math
+
 from framework.functions.pooling._roi import (
     RoiFunction,
     check_arrays,
@@ -45,6 +47,9 @@ class PositionSensitiveAlign(PositionSensitivePooling):
     """Position-sensitive RoI align: the samples are bilinearly interpolated points, a roi
     being at least 0.1 pixel high and wide (ChainerCV's)."""
 
+    #: the maximum of a bin without samples
+    empty_value: float = -math.inf
+
     def __init__(self, outsize: tuple[int, int], spatial_scale: float, group_size: int,
                  sampling_ratio: tuple[int | None, int | None]):
         super().__init__(outsize, spatial_scale, group_size)
@@ -53,6 +58,12 @@ class PositionSensitiveAlign(PositionSensitivePooling):
     def samples(self, x_shape, rois, roi_indices):
         return bilinear_samples(x_shape, rois, roi_indices, self.outsize, self.spatial_scale,
                                 self.sampling_ratio, min_size=0.1, group_size=self.group_size)
+
+    def pool(self, x, rois, roi_indices):
+        if self.reduction == 'maximum':
+            samples = self.samples(x.shape, rois, roi_indices)
+            return samples.maximum(x, self.with_taps, empty_value=self.empty_value)
+        return super().pool(x, rois, roi_indices)
 
 
 def apply_position_sensitive(fname: str, node_class: type, x, rois, roi_indices, outsize,

@@ -250,10 +250,11 @@ class Samples:
         taps = Taps(self.rows, weights, self.x_shape, self.groups, self.outsize)
         return taps.gather(x), taps
 
-    def maximum(self, x, with_taps: bool = True, grad_mask=None):
-        """The maximum over the samples of each bin (the first one on ties, ``-inf`` where a bin
-        has none), and the taps of the chosen samples (None without ``with_taps``), zeroed
-        where ``grad_mask`` (bool ``(B,)``) is False."""
+    def maximum(self, x, with_taps: bool = True, grad_mask=None,
+                empty_value: float = -numpy.inf):
+        """The maximum over the samples of each bin (the first one on ties, ``empty_value``
+        where a bin has none), and the taps of the chosen samples (None without ``with_taps``),
+        zeroed where ``grad_mask`` (bool ``(B,)``) is False."""
         xp = backend.get_array_module(x)
         work = work_dtype(x.dtype)
         x_rows = _to_rows(x, self.groups, work)
@@ -276,6 +277,8 @@ class Samples:
             bins = xp.arange(part_rows.shape[0])[:, None]
             rows[part] = part_rows[bins, best].transpose(0, 2, 1)
             weights[part] = part_weights[bins, best].transpose(0, 2, 1)
+        if empty_value != -numpy.inf:
+            y[~self.valid.any(axis=1)] = empty_value
         y = _from_bins(y, self.outsize, x.dtype)
         if not with_taps:
             return y, None

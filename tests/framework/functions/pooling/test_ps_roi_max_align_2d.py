@@ -131,6 +131,32 @@ class TestPSROIMaxAlign2DOutside(FunctionTestCase):
                                 (None, None), grad_outputs[0]),
 
 
+class TestPSROIMaxAlign2DEmptyValue(FunctionTestCase):
+    """``empty_value`` stands for the bins without a point (Light-Head R-CNN's 0), which pass
+    no gradient; the other bins are as without it."""
+
+    params = product({'empty_value': [0., -2.5], 'dtype': FLOAT_DTYPES})
+
+    def generate_inputs(self):
+        self.rois = numpy.array([[-9, -9, -2.5, -3], [-4, 3.5, 2, 9]], self.dtype)
+        self.roi_indices = numpy.array([1, 0], numpy.int32)
+        return numpy.random.uniform(-1, 1, (2, 8, 6, 5)).astype(self.dtype),
+
+    def forward(self, inputs, device):
+        return F.ps_roi_max_align_2d(inputs[0], device.send(self.rois),
+                                     device.send(self.roi_indices), (2, 3), 1.0, 2,
+                                     sampling_ratio=2, empty_value=self.empty_value),
+
+    def forward_expected(self, inputs):
+        y = ps_roi_max_align(inputs[0], self.rois, self.roi_indices, (2, 3), 1.0, 2, (2, 2))
+        assert numpy.isinf(y).any() and numpy.isfinite(y).any()
+        return numpy.where(numpy.isinf(y), self.empty_value, y).astype(self.dtype),
+
+    def backward_expected(self, inputs, grad_outputs):
+        return ps_roi_max_align(inputs[0], self.rois, self.roi_indices, (2, 3), 1.0, 2,
+                                (2, 2), grad_outputs[0]),
+
+
 @pytest.mark.parametrize('kwargs, error, message', [
     ({'rois': numpy.ones((2, 3), numpy.float32)}, ValueError, r'rois must have shape \(\*, 4\)'),
     ({'spatial_scale': -1.}, ValueError, 'spatial_scale must be a positive float'),
@@ -139,6 +165,7 @@ class TestPSROIMaxAlign2DOutside(FunctionTestCase):
      r'x must have outsize\[0\] \* group_size \*\* 2 = 3 \* 4 channels, '
      r'but got x of shape \(2, 8, 6, 5\)'),
     ({'sampling_ratio': (2, 0)}, ValueError, 'sampling_ratio must be'),
+    ({'empty_value': float('nan')}, ValueError, 'empty_value must be a float or -inf'),
 ])
 def test_bad_input(kwargs, error, message):
     args = {'x': numpy.zeros((2, 8, 6, 5), numpy.float32),
