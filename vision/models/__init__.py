@@ -24,6 +24,7 @@ from vision.models.detection import (
     FasterRCNNFPNResNet50,
     FasterRCNNFPNResNet101,
     FasterRCNNVGG16,
+    LightHeadRCNNResNet101,
     YOLOv2,
     YOLOv2Tiny,
     YOLOv3,
@@ -42,7 +43,8 @@ from vision.models.segmentation import (
 __all__ = [
     'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCNResNet50', 'FasterRCNNFPNResNet50',
     'FasterRCNNFPNResNet101', 'FasterRCNNVGG16',
-    'FeaturePredictor', 'MTCNN', 'MaskRCNNFPNResNet50', 'MaskRCNNFPNResNet101', 'MobileNetV2',
+    'FeaturePredictor', 'LightHeadRCNNResNet101', 'MTCNN', 'MaskRCNNFPNResNet50',
+    'MaskRCNNFPNResNet101', 'MobileNetV2',
     'PSPNetResNet101', 'PSPNetResNet50',
     'PixelwiseSoftmaxClassifier', 'ResNet101',
     'ResNet14', 'ResNet152', 'ResNet50',

@@ -170,11 +170,16 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             h, rpn_locs, rpn_scores = self.infer(x)
             rois, roi_indices, _ = self.rpn.propose(rpn_locs.array, rpn_scores.array,
                                                     h.shape[2:], x.shape[2:], scale)
-            roi_cls_locs, roi_scores = self.head.infer(
-                h, self.head.indices_and_rois(rois, roi_indices))
+            roi_cls_locs, roi_scores = self._classify(h, rois, roi_indices)
             prob = F.softmax(roi_scores).array
         cls_bbox = self._decode(roi_cls_locs.array, rois / scale, size)
         return self._suppress(backend.to_cpu(cls_bbox), backend.to_cpu(prob))
+
+    def _classify(self, h, rois, roi_indices):
+        """The head's ``roi_cls_locs`` and ``roi_scores`` in inference (:meth:`infer` of the
+        head on :meth:`~VGG16RoIHead.indices_and_rois`; a head that takes the regions as they
+        are overrides it)."""
+        return self.head.infer(h, self.head.indices_and_rois(rois, roi_indices))
 
     def _decode(self, roi_cls_loc, roi, size: tuple[int, int]):
         """``(R, n_class, 4)`` boxes of each class in the input image, clipped to it."""
