@@ -1,8 +1,8 @@
 """Light-Head R-CNN (ChainerCV's ``light_head_rcnn``): the model (:class:`LightHeadRCNN`), its
 parts (:class:`ResNet101Extractor`, :class:`GlobalContextModule`,
 :class:`LightHeadRCNNResNet101Head`), the ResNet-101 variant (:class:`LightHeadRCNNResNet101`)
-and the training chain (:class:`LightHeadRCNNTrainChain`); the RPN, the proposals, the box
-coding and the training targets are Faster R-CNN's
+and the training chain (:class:`LightHeadRCNNTrainChain`, :func:`ohem_loss`); the RPN, the
+proposals, the box coding and the training targets are Faster R-CNN's
 (:mod:`vision.models.detection.faster_rcnn`)."""
 
 from vision.models.detection.light_head_rcnn.global_context_module import GlobalContextModule
@@ -13,7 +13,12 @@ from vision.models.detection.light_head_rcnn.light_head_rcnn_resnet101 import (
 from vision.models.detection.light_head_rcnn.light_head_rcnn_resnet101_head import (
     LightHeadRCNNResNet101Head,
 )
+from vision.models.detection.light_head_rcnn.light_head_rcnn_train_chain import (
+    LightHeadRCNNTrainChain,
+)
+from vision.models.detection.light_head_rcnn.ohem_loss import ohem_loss
 from vision.models.detection.light_head_rcnn.resnet101_extractor import ResNet101Extractor
 
 __all__ = ['GlobalContextModule', 'LightHeadRCNN', 'LightHeadRCNNResNet101',
-           'LightHeadRCNNResNet101Head', 'ResNet101Extractor']
+           'LightHeadRCNNResNet101Head', 'LightHeadRCNNTrainChain', 'ResNet101Extractor',
+           'ohem_loss']

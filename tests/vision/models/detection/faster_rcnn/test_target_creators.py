@@ -273,6 +273,19 @@ def test_proposal_sampling_is_chainercvs_with_its_seed(kwargs, layout, bbox, n_p
         assert (arrays[2] > 0).sum() == n_pos
 
 
+def test_proposal_sampling_of_every_region_is_light_head_rcnns():
+    # n_sample None: ChainerCV's Light-Head R-CNN's -1, as many as the regions and the boxes
+    label = numpy.array([4, 1], numpy.int32)
+    roi = _layout(100, 20, 150, TWO_BOXES)
+    numpy.random.seed(3)
+    actual = ProposalTargetCreator(n_sample=None)(roi, TWO_BOXES, label)
+    numpy.random.seed(3)
+    expected = _chainercv_proposal_targets(roi, TWO_BOXES, label, n_sample=len(roi) + 2)
+    for array, wanted in zip(actual, expected):
+        numpy.testing.assert_array_equal(array, wanted)
+    assert (actual[2] > 0).sum() == round(0.25 * (len(roi) + 2))
+
+
 def test_proposal_iou_thresholds_are_included_and_excluded_exactly():
     # IoU exactly pos_iou_thresh (= neg_iou_thresh_hi) is foreground and not background;
     # IoU exactly neg_iou_thresh_lo is background. Every candidate fits in the sample, once.

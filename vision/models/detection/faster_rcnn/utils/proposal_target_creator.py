@@ -19,18 +19,20 @@ class ProposalTargetCreator:
     those with an IoU of at least ``pos_iou_thresh`` are foreground (the box's label + 1), those
     with an IoU in ``[neg_iou_thresh_lo, neg_iou_thresh_hi)`` background (0). At most
     ``round(n_sample * pos_ratio)`` foreground ones and background ones up to ``n_sample`` in
-    all are drawn at random. The offsets to the boxes (:func:`bbox2loc`) are normalised by
-    ``loc_normalize_mean`` and ``loc_normalize_std``.
+    all are drawn at random; with ``n_sample`` None (Light-Head R-CNN's, ChainerCV's -1 there),
+    ``n_sample`` is the number of regions, ground-truth boxes included. The offsets to the
+    boxes (:func:`bbox2loc`) are normalised by ``loc_normalize_mean`` and
+    ``loc_normalize_std``.
 
     Args:
-        n_sample (int): the number of regions sampled.
+        n_sample (int or None): the number of regions sampled; None: as many as there are.
         pos_ratio (float): the largest share of foreground regions.
         pos_iou_thresh (float): the IoU from which a region is foreground.
         neg_iou_thresh_hi (float): the IoU below which a region is background.
         neg_iou_thresh_lo (float): the least IoU of a background region.
     """
 
-    def __init__(self, n_sample: int = 128, pos_ratio: float = 0.25,
+    def __init__(self, n_sample: int | None = 128, pos_ratio: float = 0.25,
                  pos_iou_thresh: float = 0.5, neg_iou_thresh_hi: float = 0.5,
                  neg_iou_thresh_lo: float = 0.0):
         self.n_sample = n_sample
@@ -79,12 +81,13 @@ class ProposalTargetCreator:
         source = numpy_source(rng)
 
         pos_index = numpy.flatnonzero(max_iou >= self.pos_iou_thresh)
-        n_pos = int(min(numpy.round(self.n_sample * self.pos_ratio), pos_index.size))
+        n_sample = len(roi) if self.n_sample is None else self.n_sample
+        n_pos = int(min(numpy.round(n_sample * self.pos_ratio), pos_index.size))
         if pos_index.size > 0:
             pos_index = source.choice(pos_index, size=n_pos, replace=False)
         neg_index = numpy.flatnonzero((max_iou < self.neg_iou_thresh_hi)
                                       & (max_iou >= self.neg_iou_thresh_lo))
-        n_neg = int(min(self.n_sample - n_pos, neg_index.size))
+        n_neg = int(min(n_sample - n_pos, neg_index.size))
         if neg_index.size > 0:
             neg_index = source.choice(neg_index, size=n_neg, replace=False)
         keep = numpy.concatenate((pos_index, neg_index)).astype(numpy.intp)
