@@ -34,6 +34,8 @@ MODELS = {
     'faster_rcnn_fpn_resnet50': ({'coco': 'coco'}, 1),
     'faster_rcnn_fpn_resnet101': ({'coco': 'coco'}, 1),
     'faster_rcnn_vgg16': ({'voc': 'voc07'}, 32),
+    # published on COCO 2014 minival, which is COCO 2017 val
+    'light_head_rcnn_resnet101': ({'coco': 'coco'}, 1),
     'ssd300': ({'voc': 'voc0712'}, 32),
     'ssd512': ({'voc': 'voc0712'}, 16),
 }

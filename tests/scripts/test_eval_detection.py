@@ -92,8 +92,9 @@ def test_coco_needs_weights(eval_detection, capsys):
     assert (args.model, args.pretrained_model, args.batchsize) == ('ssd300', 'x.npz', 32)
 
 
-def test_the_fpn_detectors_default_to_chainercvs_coco_weights(eval_detection, capsys):
-    for model in ('faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101'):
+def test_the_coco_detectors_default_to_chainercvs_coco_weights(eval_detection, capsys):
+    for model in ('faster_rcnn_fpn_resnet50', 'faster_rcnn_fpn_resnet101',
+                  'light_head_rcnn_resnet101'):
         args = eval_detection.parse_args(['--dataset', 'coco', '--model', model])
         assert (args.pretrained_model, args.batchsize) == ('coco', 1)
         with pytest.raises(SystemExit):
