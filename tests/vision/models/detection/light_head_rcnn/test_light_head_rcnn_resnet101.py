@@ -1,13 +1,16 @@
-"""LightHeadRCNNResNet101: ChainerCV's configuration, its manifest rows, and n_fg_class
-checked against the weights before anything is built."""
+"""LightHeadRCNNResNet101: ChainerCV's configuration, its manifest rows, n_fg_class checked
+against the weights before anything is built, and ResNet-101's ImageNet file fitting the
+extractor."""
 
 from __future__ import annotations
 
 import numpy
 import pytest
 
-from vision.models import get_model
-from vision.models.detection.light_head_rcnn import LightHeadRCNNResNet101
+from framework import initializers
+from vision.models import ResNet101, get_model
+from vision.models.detection.light_head_rcnn import LightHeadRCNNResNet101, ResNet101Extractor
+from vision.utils.testing.parity import model_shapes
 from vision.weights import get_weight
 
 
@@ -52,3 +55,11 @@ def test_the_manifests_rows():
     imagenet = get_weight('light_head_rcnn_resnet101', 'imagenet')
     assert imagenet.n_class is None
     assert imagenet.source == get_weight('faster_rcnn_fpn_resnet101', 'imagenet').source
+
+
+def test_resnet101s_imagenet_file_fits_the_extractor():
+    # 'imagenet' loads the file of ResNet101(arch='he') into the extractor, fc6 left unread:
+    # the classifier's other parameters and statistics are the extractor's, of their shapes
+    classifier = model_shapes(ResNet101(n_class=1000, arch='he', initialW=initializers.Zero()))
+    extractor = model_shapes(ResNet101Extractor(initialW=initializers.Zero()))
+    assert {k: v for k, v in classifier.items() if not k.startswith('fc6/')} == extractor
