@@ -65,7 +65,8 @@ RECIPE = _detection.Recipe(
     models=('light_head_rcnn_resnet101',), voc_years=('2007', '2012'),
     iteration=round(30 * _COCO_IMAGES / _BATCHSIZE),
     steps=tuple(round(epoch * _COCO_IMAGES / _BATCHSIZE) for epoch in (20, 26)),
-    lr=0.0005 * 1.25 * _BATCHSIZE, batchsize=_BATCHSIZE, log_interval=20, dataset='coco')
+    lr=0.0005 * 1.25 * _BATCHSIZE, batchsize=_BATCHSIZE, log_interval=20, dataset='coco',
+    warmup=_fpn.WARMUP_ITERATION, warmup_rate=_fpn.WARMUP_RATE)
 
 #: The scale of He's initialization of the extractor from random weights (no
 #: ``--pretrained-model``): at He's own, the 33 residual blocks, whose frozen batch
@@ -162,8 +163,7 @@ def train(args: argparse.Namespace) -> dict:
         loss_keys=('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss', 'roi_cls_loss'),
         setup_hooks=setup_hooks, converter=converter)
     with _training.dataset_errors_end_the_run(prog, comm):
-        return _detection.run(args, RECIPE, setup, comm, shift=_detection.lr_shift(
-            args, _fpn.WARMUP_ITERATION, _fpn.WARMUP_RATE))
+        return _detection.run(args, RECIPE, setup, comm)
 
 
 def main(argv=None) -> dict:
