@@ -86,7 +86,9 @@ class BboxHead(PyramidRoIHead):
         return locs, self.conf(h)
 
     def decode(self, rois, roi_indices, locs, confs, scales: Sequence[float],
-               sizes: Sequence[tuple[int, int]], nms_thresh: float, score_thresh: float):
+               sizes: Sequence[tuple[int, int]], nms_thresh: float, score_thresh: float, *,
+               resized_sizes: Sequence[tuple[int, int]] | None = None, min_size: float = 0.,
+               limit: int | None = None):
         """The detections of each image.
 
         Each region's offsets of each class (times :attr:`std`, :func:`decode_bbox`) give a box
@@ -96,6 +98,10 @@ class BboxHead(PyramidRoIHead):
         that clipping leaves without area are no detections (ChainerCV clipped only the
         top-left corner from below and the bottom-right one from above, and kept boxes
         beyond the image, upside down).
+
+        With ``resized_sizes`` (torchvision's postprocessing), the boxes are decoded from the
+        regions as they are, clipped to the resized image, suppressed there, and then scaled
+        by ``size / resized_size`` on each axis (in float32).
 
         Args:
             rois (sequence of arrays): ``(R_l, 4)`` float32 per level, in input pixels.
@@ -107,6 +113,12 @@ class BboxHead(PyramidRoIHead):
             sizes (sequence of pairs of int): ``(H, W)`` of each original image.
             nms_thresh (float): the IoU at which a detection suppresses another of its class.
             score_thresh (float): the least probability of a detection.
+            resized_sizes (sequence of pairs of int or None): ``(H', W')`` of each image as
+                resized; None for ChainerCV's decoding in the original image.
+            min_size (float): boxes narrower or lower than this (in the frame of decoding)
+                are no detections.
+            limit (int or None): the most detections of an image, the best-scored (ties in
+                the order of labels); None for all.
 
         Returns:
             tuple of three lists, one entry per image, on the model's device: ``bboxes``
@@ -121,16 +133,29 @@ class BboxHead(PyramidRoIHead):
         bboxes, labels, scores = [], [], []
         for i, (scale, size) in enumerate(zip(scales, sizes)):
             mask = xp.flatnonzero(roi_indices == i)
-            roi = xp.broadcast_to(rois[mask][:, None] / numpy.float32(scale),
-                                  locs[mask].shape)
+            roi = rois[mask]
+            if resized_sizes is None:
+                roi = roi / numpy.float32(scale)
+            else:
+                size = resized_sizes[i]
+            roi = xp.broadcast_to(roi[:, None], locs[mask].shape)
             bbox = decode_bbox(roi.reshape((-1, 4)), locs[mask].reshape((-1, 4)), self.std)
             bbox = bbox.reshape((-1, self.n_class, 4))
             bbox[:, :, 0::2] = xp.clip(bbox[:, :, 0::2], 0, size[0])
             bbox[:, :, 1::2] = xp.clip(bbox[:, :, 1::2], 0, size[1])
             bbox, prob = backend.to_cpu(bbox), backend.to_cpu(probs[mask])
-            candidate = (prob[:, 1:] >= score_thresh) \
-                & (bbox[:, 1:, 2:] > bbox[:, 1:, :2]).all(axis=2)
+            extent = bbox[:, 1:, 2:] - bbox[:, 1:, :2]
+            candidate = (prob[:, 1:] >= score_thresh) & (extent > 0).all(axis=2)
+            if min_size > 0:
+                candidate &= (extent >= min_size).all(axis=2)
             bbox, label, score = suppress_per_class(bbox, prob, candidate, nms_thresh)
+            if limit is not None and len(score) > limit:
+                keep = numpy.sort(numpy.argsort(-score, kind='stable')[:limit])
+                bbox, label, score = bbox[keep], label[keep], score[keep]
+            if resized_sizes is not None:
+                ratio = (numpy.asarray(sizes[i], numpy.float32)
+                         / numpy.asarray(resized_sizes[i], numpy.float32))
+                bbox = (bbox * numpy.tile(ratio, 2)).astype(numpy.float32)
             bboxes.append(xp.asarray(bbox))
             labels.append(xp.asarray(label))
             scores.append(xp.asarray(score))

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import numpy
 
+import framework.functions as F
 from framework import backend
 from framework.config import no_backprop_mode, using_config
 from framework.graph.hybridizable import Hybridizable
@@ -41,6 +42,21 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         bbox_head (BboxHead): the classification and regression of the proposals.
         min_size (int): :meth:`prepare` scales the shorter side to this length...
         max_size (int): ...unless the longer side would exceed this one.
+        antialias (bool): resize with Pillow's bilinear filter, which widens when it shrinks
+            (ChainerCV without OpenCV); False for the bilinear interpolation of the four
+            nearest pixels (:func:`framework.functions.resize_images` with
+            ``align_corners=False``: torchvision's ``interpolate``, OpenCV's
+            ``INTER_LINEAR``).
+        per_axis_rescale (bool): decode and clip the detections in the resized image, then
+            scale each axis by the original side over the resized one (in float32:
+            torchvision's ``transform.postprocess``), rather than decode them from the
+            regions divided by the image's scale and clip them to the original image
+            (ChainerCV).
+        min_bbox_size (float): detections narrower or lower than this, in the frame where
+            they are decoded, are dropped (torchvision's ``1e-2``); those of no area always
+            are.
+        detections_per_img (int or None): the most detections of an image, the best-scored
+            of all classes (torchvision: 100); None (ChainerCV) for all.
 
     Attributes:
         nms_thresh (float): the IoU at which a detection suppresses another of its class.
@@ -52,7 +68,9 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
     stride = 32
     presets = {'visualize': (0.5, 0.7), 'evaluate': (0.5, 0.05)}
 
-    def __init__(self, extractor, rpn, bbox_head, min_size: int = 800, max_size: int = 1333):
+    def __init__(self, extractor, rpn, bbox_head, min_size: int = 800, max_size: int = 1333,
+                 *, antialias: bool = True, per_axis_rescale: bool = False,
+                 min_bbox_size: float = 0., detections_per_img: int | None = None):
         super().__init__()
         with self.init_scope():
             self.extractor = extractor
@@ -60,6 +78,10 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             self.bbox_head = bbox_head
         self.min_size = min_size
         self.max_size = max_size
+        self.antialias = antialias
+        self.per_axis_rescale = per_axis_rescale
+        self.min_bbox_size = float(min_bbox_size)
+        self.detections_per_img = detections_per_img
         self.use_preset('visualize')
 
     @property
@@ -67,11 +89,13 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         """The number of classes, background included."""
         return self.bbox_head.n_class
 
-    def forward(self, x):
+    def forward(self, x, image_sizes=None):
         """The pyramid and the proposals of prepared images (ChainerCV's ``forward``).
 
         Args:
             x (Variable or array): ``(N, 3, H, W)`` float32, from :meth:`prepare`.
+            image_sizes (sequence of pairs of int or None): ``(H_i, W_i)`` of each image as
+                resized (:meth:`resized_size`); needed by an RPN with ``clip_to_image``.
 
         Returns:
             tuple: ``hs`` (list of Variables ``(N, C, H_l, W_l)``, the levels), ``rois``
@@ -79,8 +103,8 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
             ``x``'s pixels, as :meth:`RPN.decode` gives them).
         """
         hs, locs, confs = self._split(self.convolve(x))
-        rois, roi_indices = self.rpn.decode(locs, confs, self.rpn.anchors(h.shape[2:] for h in hs),
-                                            x.shape)
+        anchors = self.rpn.anchors((h.shape[2:] for h in hs), x.shape[2:])
+        rois, roi_indices = self.rpn.decode(locs, confs, anchors, x.shape, image_sizes)
         return hs, rois, roi_indices
 
     def convolve(self, x) -> tuple:
@@ -117,14 +141,24 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         mean = self.extractor.mean
         scales, resized = [], []
         for img in imgs:
-            _, H, W = img.shape
-            scale = self.min_size / min(H, W)
-            if scale * max(H, W) > self.max_size:
-                scale = self.max_size / max(H, W)
-            img = resize(img, (max(int(H * scale), 1), max(int(W * scale), 1)))
+            scale, size = self.resized_size(img.shape[1:])
+            if self.antialias:
+                img = resize(img, size)
+            else:
+                img = F.resize_images(numpy.asarray(img, numpy.float32)[None], size,
+                                      align_corners=False).array[0]
             resized.append((img - mean).astype(numpy.float32, copy=False))
             scales.append(scale)
         return pad_images(resized, self.stride), scales
+
+    def resized_size(self, size: tuple[int, int]) -> tuple[float, tuple[int, int]]:
+        """The scale of an image of ``size`` ``(H, W)`` and its size once :meth:`prepare`
+        resized it (before padding)."""
+        H, W = size
+        scale = self.min_size / min(H, W)
+        if scale * max(H, W) > self.max_size:
+            scale = self.max_size / max(H, W)
+        return scale, (max(int(H * scale), 1), max(int(W * scale), 1))
 
     def predict(self, imgs: Iterable[numpy.ndarray]) -> tuple[list, list, list]:
         """Detects objects in images, one image at a time (so that an image's detections do
@@ -170,16 +204,19 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         score)``, the detections on the model's device (what a mask head starts from)."""
         x, scales = self.prepare([img])
         x = self.xp.asarray(x)
+        resized = [self.resized_size(img.shape[1:])[1]]
         with using_config('train', False), no_backprop_mode():
             hs, locs, confs = self._split(self.infer(x))
-            anchors = self.rpn.anchors(h.shape[2:] for h in hs)
-            rois, roi_indices = self.rpn.decode(locs, confs, anchors, x.shape)
+            anchors = self.rpn.anchors((h.shape[2:] for h in hs), x.shape[2:])
+            rois, roi_indices = self.rpn.decode(locs, confs, anchors, x.shape, resized)
             rois, roi_indices = self.bbox_head.distribute(rois, roi_indices)
             pooled = self.bbox_head.pool(hs, rois, roi_indices)
             head_locs, head_confs = self.bbox_head.infer(pooled)
         bboxes, labels, scores = self.bbox_head.decode(
             rois, roi_indices, head_locs, head_confs, scales, [img.shape[1:]],
-            self.nms_thresh, self.score_thresh)
+            self.nms_thresh, self.score_thresh,
+            resized_sizes=resized if self.per_axis_rescale else None,
+            min_size=self.min_bbox_size, limit=self.detections_per_img)
         return hs, scales[0], bboxes[0], labels[0], scores[0]
 
 

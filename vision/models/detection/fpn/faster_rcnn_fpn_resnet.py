@@ -14,7 +14,7 @@ from vision.models.detection.fpn.bbox_head import BboxHead
 from vision.models.detection.fpn.faster_rcnn import FasterRCNN
 from vision.models.detection.fpn.fpn import FPN
 from vision.models.detection.fpn.rpn import RPN
-from vision.weights import WeightSpec
+from vision.weights import WeightSpec, get_converter
 from vision.weights.integrity import reporting_corruption
 
 #: ChainerCV's pool1 of the FPN backbones: 3x3 max pooling, stride 2, padding 1, not covering
@@ -22,17 +22,30 @@ from vision.weights.integrity import reporting_corruption
 POOL1_KWARGS = {'ksize': 3, 'stride': 2, 'pad': 1, 'cover_all': False}
 #: The size of the five levels relative to the input.
 SCALES = (1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64)
+#: The options of :class:`FasterRCNNFPNResNet` and their values by default, ChainerCV's: the
+#: ResNet's arch and the options of :class:`RPN` and :class:`FasterRCNN` (see them).
+OPTIONS = {
+    'arch': 'he',
+    'antialias': True, 'per_axis_rescale': False, 'min_bbox_size': 0.,
+    'detections_per_img': None,
+    'anchor_layout': 'chainercv', 'clip_to_image': False, 'min_roi_size': 0.,
+    'rank_by_probability': False,
+}
+_RPN_OPTIONS = ('anchor_layout', 'clip_to_image', 'min_roi_size', 'rank_by_probability')
 
 
 class FasterRCNNFPNResNet(FasterRCNN):
-    """Faster R-CNN with FPN on a ResNet of Kaiming He's layout (arch ``'he'``): ``res2`` to
-    ``res5`` feed :class:`FPN`, whose fifth level subsamples the fourth; :class:`RPN` and
-    :class:`BboxHead` on it. Subclasses set ``_base``, the ResNet class.
+    """Faster R-CNN with FPN on a ResNet of Kaiming He's layout (arch ``'he'``, or ``'fb'``
+    as an option): ``res2`` to ``res5`` feed :class:`FPN`, whose fifth level subsamples the
+    fourth; :class:`RPN` and :class:`BboxHead` on it. Subclasses set ``_base``, the ResNet
+    class.
 
     ``pretrained_model``:
 
-    - a weight of the manifest by name (ChainerCV's ``'coco'``): ``n_fg_class`` follows from
-      it;
+    - a weight of the manifest by name (ChainerCV's ``'coco'``; ``'torchvision-coco'``,
+      torchvision's ``fasterrcnn_resnet50_fpn`` converted by
+      :mod:`~vision.models.detection.fpn.torchvision_fpn`, which brings its options and mean
+      unless given): ``n_fg_class`` follows from it;
     - ``'imagenet'``: ResNet's ImageNet weights (the file of :class:`vision.models.ResNet50`'s
       or ``ResNet101``'s ``'imagenet'`` of arch ``'he'``) in the extractor's base, the pyramid,
       RPN and head random, as ChainerCV copies them; ``n_fg_class`` must be given;
@@ -52,10 +65,20 @@ class FasterRCNNFPNResNet(FasterRCNN):
             :class:`vision.models.ResNet50`), which the rest follows: the pyramid, the RPN and
             the head's regions have four times as many, its hidden layers sixteen times. 64,
             the published width, by default; 8 gives a detector for small problems.
+        mean (array or None): ``(3, 1, 1)`` (or 3 values), RGB 0-255, subtracted from the
+            images; None for the weights' (ChainerCV's ImageNet mean without weights).
+        options: keyword arguments of ChainerCV's behaviour by default (:data:`OPTIONS`):
+            ``arch`` (``'he'``, stride on the first 1x1 convolution of a stage; ``'fb'`` on
+            the 3x3, torchvision's), the :class:`RPN`'s ``anchor_layout``,
+            ``clip_to_image``, ``min_roi_size`` and ``rank_by_probability``, and the
+            :class:`FasterRCNN`'s ``antialias``, ``per_axis_rescale``, ``min_bbox_size`` and
+            ``detections_per_img``; weights loaded by name set those they need unless given.
 
     Raises:
         ValueError: ``n_fg_class`` is missing, or contradicts the weights (the message names
-            both); ``base_channels`` is not 64 with ``pretrained_model='imagenet'``.
+            both); ``base_channels`` is not 64, or ``arch`` not ``'he'``, with
+            ``pretrained_model='imagenet'``.
+        TypeError: an option is unknown.
 
     Attributes:
         weight_spec (vision.weights.WeightSpec or None): the manifest's row of the weights
@@ -67,10 +90,20 @@ class FasterRCNNFPNResNet(FasterRCNN):
 
     def __init__(self, n_fg_class: int | None = None,
                  pretrained_model: str | os.PathLike | None = None,
-                 min_size: int = 800, max_size: int = 1333, base_channels: int = 64):
+                 min_size: int = 800, max_size: int = 1333, base_channels: int = 64,
+                 mean=None, **options):
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise TypeError(f'{self.model_name}: unexpected keyword arguments {unknown} (the '
+                            f'options are {sorted(OPTIONS)})')
         n_fg_class, pretrained = prepare_detector_weights(
             self.model_name, n_fg_class, pretrained_model, IMAGENET_MEAN,
             score_bias='bbox_head/conf/b')
+        spec = pretrained.spec if pretrained is not None else None
+        if spec is not None and mean is None:
+            mean = spec.preprocessing.model_mean()
+        weight_options = {} if spec is None else get_converter(spec.converter).model_kwargs
+        options = {**OPTIONS, **weight_options, **options}
         # The weights of the extractor ('imagenet') fix no classes.
         imagenet = pretrained is not None and pretrained.spec is not None \
             and pretrained.spec.n_class is None
@@ -78,18 +111,25 @@ class FasterRCNNFPNResNet(FasterRCNN):
             raise ValueError(f'{self.model_name}: pretrained_model={pretrained_model!r} is '
                              f'ResNet of base_channels 64, but got base_channels='
                              f'{base_channels!r}')
+        if imagenet and options['arch'] != 'he':
+            raise ValueError(f'{self.model_name}: pretrained_model={pretrained_model!r} is '
+                             f"ResNet of arch 'he', but got arch={options['arch']!r}")
         # Sampling takes time, and the weights overwrite the base's values anyway.
         initialW = initializers.Zero() if pretrained is not None else None
-        base = self._base(n_class=1, arch='he', initialW=initialW, pool1_kwargs=POOL1_KWARGS,
-                          base_channels=base_channels)
+        base = self._base(n_class=1, arch=options['arch'], initialW=initialW,
+                          pool1_kwargs=POOL1_KWARGS, base_channels=base_channels, mean=mean)
         base.pick = ('res2', 'res3', 'res4', 'res5')
         base.remove_unused()
         channels = 4 * base_channels
         extractor = FPN(base, 4, SCALES, in_channels=[channels << i for i in range(4)],
                         channels=channels)
-        super().__init__(extractor, RPN(SCALES, channels),
+        rpn = RPN(SCALES, channels, **{k: options[k] for k in _RPN_OPTIONS})
+        super().__init__(extractor, rpn,
                          BboxHead(n_fg_class + 1, SCALES, channels, n_hidden=16 * base_channels),
-                         min_size=min_size, max_size=max_size)
+                         min_size=min_size, max_size=max_size,
+                         **{k: v for k, v in options.items()
+                            if k != 'arch' and k not in _RPN_OPTIONS})
+        self.arch = options['arch']
         self._add_heads(n_fg_class + 1, channels)
         if imagenet:
             self._load_imagenet_resnet(pretrained.spec)
