@@ -5,6 +5,7 @@
 (:func:`rpn_loss`, :func:`bbox_head_loss_pre`, :func:`bbox_head_loss_post`) and the training
 chain (:class:`FasterRCNNFPNTrainChain`)."""
 
+from vision.models.detection.fpn import torchvision_fpn  # noqa: F401  (converter)
 from vision.models.detection.fpn.bbox_head import BboxHead
 from vision.models.detection.fpn.bbox_head_loss import bbox_head_loss_post, bbox_head_loss_pre
 from vision.models.detection.fpn.faster_rcnn import FasterRCNN, pad_images
