@@ -32,6 +32,7 @@ OPTIONS = {
     'rank_by_probability': False,
 }
 _RPN_OPTIONS = ('anchor_layout', 'clip_to_image', 'min_roi_size', 'rank_by_probability')
+_DETECTOR_OPTIONS = ('antialias', 'per_axis_rescale', 'min_bbox_size', 'detections_per_img')
 
 
 class FasterRCNNFPNResNet(FasterRCNN):
@@ -86,16 +87,19 @@ class FasterRCNNFPNResNet(FasterRCNN):
     """
 
     _base: type = ResNet50
+    #: The options and their defaults; a subclass adds those of its heads, which become
+    #: attributes of the model.
+    _options: dict = OPTIONS
     weight_spec = None
 
     def __init__(self, n_fg_class: int | None = None,
                  pretrained_model: str | os.PathLike | None = None,
                  min_size: int = 800, max_size: int = 1333, base_channels: int = 64,
                  mean=None, **options):
-        unknown = sorted(set(options) - set(OPTIONS))
+        unknown = sorted(set(options) - set(self._options))
         if unknown:
             raise TypeError(f'{self.model_name}: unexpected keyword arguments {unknown} (the '
-                            f'options are {sorted(OPTIONS)})')
+                            f'options are {sorted(self._options)})')
         n_fg_class, pretrained = prepare_detector_weights(
             self.model_name, n_fg_class, pretrained_model, IMAGENET_MEAN,
             score_bias='bbox_head/conf/b')
@@ -103,7 +107,7 @@ class FasterRCNNFPNResNet(FasterRCNN):
         if spec is not None and mean is None:
             mean = spec.preprocessing.model_mean()
         weight_options = {} if spec is None else get_converter(spec.converter).model_kwargs
-        options = {**OPTIONS, **weight_options, **options}
+        options = {**self._options, **weight_options, **options}
         # The weights of the extractor ('imagenet') fix no classes.
         imagenet = pretrained is not None and pretrained.spec is not None \
             and pretrained.spec.n_class is None
@@ -127,9 +131,10 @@ class FasterRCNNFPNResNet(FasterRCNN):
         super().__init__(extractor, rpn,
                          BboxHead(n_fg_class + 1, SCALES, channels, n_hidden=16 * base_channels),
                          min_size=min_size, max_size=max_size,
-                         **{k: v for k, v in options.items()
-                            if k != 'arch' and k not in _RPN_OPTIONS})
+                         **{k: options[k] for k in _DETECTOR_OPTIONS})
         self.arch = options['arch']
+        for key in set(self._options) - set(OPTIONS):
+            setattr(self, key, options[key])
         self._add_heads(n_fg_class + 1, channels)
         if imagenet:
             self._load_imagenet_resnet(pretrained.spec)

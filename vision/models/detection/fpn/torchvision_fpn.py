@@ -62,6 +62,7 @@ decoding, resizing and the convolutions differs in rounding.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy
 
@@ -125,7 +126,7 @@ def module_path(module: str) -> tuple[str, str] | None:
     return _HEAD.get(module)
 
 
-def _rows(module: str, n_rows: int) -> numpy.ndarray | None:
+def rows(module: str, n_rows: int) -> numpy.ndarray | None:
     """The rows of ``module``'s weight and bias that make this project's, in order (None:
     all, as they are).
 
@@ -145,7 +146,7 @@ def _rows(module: str, n_rows: int) -> numpy.ndarray | None:
         width = 4 if module.endswith('bbox_pred') else 1
         if n_rows != 91 * width:
             raise ValueError(f'{_WHO}: {module} has {n_rows} outputs, not {91 * width}; is it '
-                             'the COCO checkpoint of fasterrcnn_resnet50_fpn (91 classes)?')
+                             'a COCO checkpoint of torchvision (91 classes)?')
         columns = [1, 0, 3, 2] if width == 4 else [0]
         classes = numpy.asarray(TORCHVISION_CLASSES)[:, None] * width
         return (classes + numpy.asarray(columns)[None, :]).ravel()
@@ -190,18 +191,32 @@ def convert_torchvision_fpn(state: dict, preprocessing: Preprocessing) -> dict:
         ValueError: the state dict has a key the model does not have, a batch normalization
             without its running variance, or heads of other widths than 91 classes.
     """
+    return convert_rcnn_state(_WHO, state, preprocessing, module_path, rows)
+
+
+def convert_rcnn_state(who: str, state: dict, preprocessing: Preprocessing,
+                       module_path: Callable[[str], tuple[str, str] | None],
+                       rows: Callable[[str, int], numpy.ndarray | None]) -> dict:
+    """What the converters of torchvision's R-CNNs on ResNet-50 FPN share: each weight and
+    bias cut to ``rows(module, n_rows)`` (None: kept whole), the batch normalizations' eps
+    folded (:func:`fold_bn_eps`), then :func:`~vision.models.classification._torchvision.
+    convert_state_dict` with ``module_path``.
+
+    Raises:
+        ValueError: as :func:`convert_torchvision_fpn`; ``who`` names the converter.
+    """
     state = {key: numpy.asarray(value) for key, value in state.items()}
     for key, value in list(state.items()):
         module, leaf = key.rsplit('.', 1)
-        rows = _rows(module, len(value)) if leaf in ('weight', 'bias') else None
-        if rows is not None:
-            state[key] = value[rows]
+        kept = rows(module, len(value)) if leaf in ('weight', 'bias') else None
+        if kept is not None:
+            state[key] = value[kept]
         target = module_path(module)
         if target is not None and target[1] == 'bn' and leaf == 'weight':
             try:
                 var = state[f'{module}.running_var']
             except KeyError:
-                raise ValueError(f'{_WHO}: the checkpoint has {key} but no '
+                raise ValueError(f'{who}: the checkpoint has {key} but no '
                                  f'{module}.running_var') from None
             state[key] = fold_bn_eps(value, var)
-    return convert_state_dict(_WHO, state, module_path, 'backbone.body.conv1', preprocessing)
+    return convert_state_dict(who, state, module_path, 'backbone.body.conv1', preprocessing)

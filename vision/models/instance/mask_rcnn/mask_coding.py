@@ -4,7 +4,8 @@
 Both directions pad the grid by one cell on each side (the box widened by ``(M + 2) / M``
 about its centre, then rounded to whole pixels) and resample with OpenCV's bilinear
 interpolation (pixel centres scaled, positions clamped at the border: ``INTER_LINEAR``), as
-ChainerCV does, so that the edge of a mask fades to the zero padding instead of repeating."""
+ChainerCV does, so that the edge of a mask fades to the zero padding instead of repeating.
+:func:`paste_segm_torchvision` pastes the grids as torchvision's Mask R-CNN does."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _widened_pixels(bbox: numpy.ndarray, segm_size: int) -> numpy.ndarray:
 
 
 def _resize(array: numpy.ndarray, size: tuple[int, int]) -> numpy.ndarray:
-    """OpenCV's bilinear resize of a float64 ``(H, W)`` array to ``size``."""
+    """OpenCV's bilinear resize of a float ``(H, W)`` array to ``size``."""
     return F.resize_images(array[None, None], size, align_corners=False).array[0, 0]
 
 
@@ -93,6 +94,58 @@ def segm_to_mask(segm, bbox, size: Sequence[int]) -> numpy.ndarray:
         pasted = _resize(canvas, (height, width)) > 0.5
         mask[i, y_min:y_max, x_min:x_max] = pasted[y_min - box[0]:y_max - box[0],
                                                    x_min - box[1]:x_max - box[1]]
+    return mask
+
+
+def paste_segm_torchvision(segm, bbox, size: Sequence[int]) -> numpy.ndarray:
+    """Pastes the ``M x M`` grid of each box onto the image as torchvision's
+    ``paste_masks_in_image`` does, thresholded above 0.5 (what its masks are compared with).
+
+    The grid is padded with a cell of zeros on each side; the box is widened about its
+    centre by ``(M + 2) / M`` in float32 and its corners truncated towards zero to whole
+    pixels ``(y0, x0, y1, x1)``; the padded grid is resized bilinearly (pixel centres scaled,
+    positions clamped at the border, as :func:`segm_to_mask`) to ``y1 - y0 + 1`` rows and
+    ``x1 - x0 + 1`` columns, one more than ChainerCV's, and pasted with its top-left corner at
+    ``(y0, x0)``, cut to the image.
+
+    Args:
+        segm (array): ``(R, M, M)`` float, the probability of each cell of each box.
+        bbox (array): ``(R, 4)`` float, ``(y_min, x_min, y_max, x_max)`` in the image's
+            pixels.
+        size (pair of int): ``(H, W)`` of the image.
+
+    Returns:
+        numpy.ndarray: ``(R, H, W)`` bool, on the CPU.
+
+    Raises:
+        ValueError: ``segm`` is not ``(R, M, M)`` or ``bbox`` not ``(R, 4)`` with the same
+            ``R``.
+    """
+    fname = 'paste_segm_torchvision'
+    segm = numpy.asarray(backend.to_cpu(segm))
+    bbox = _check_bbox(fname, bbox).astype(numpy.float32)
+    if segm.ndim != 3 or segm.shape[1] != segm.shape[2] or segm.shape[1] == 0 \
+            or len(segm) != len(bbox):
+        raise ValueError(f'{fname}: segm must be (R, M, M) with M > 0 and R boxes, but got '
+                         f'shape {segm.shape} for {len(bbox)} boxes')
+    H, W = int(size[0]), int(size[1])
+    segm_size = segm.shape[1]
+    scale = numpy.float32((segm_size + 2 * PAD) / segm_size)
+    half = (bbox[:, 2:] - bbox[:, :2]) * numpy.float32(0.5) * scale
+    centre = (bbox[:, 2:] + bbox[:, :2]) * numpy.float32(0.5)
+    boxes = numpy.trunc(numpy.concatenate((centre - half, centre + half), axis=1)).astype(
+        numpy.int64)
+    mask = numpy.zeros((len(bbox), H, W), bool)
+    canvas = numpy.zeros((segm_size + 2 * PAD,) * 2, numpy.float32)
+    for i, (box, cells) in enumerate(zip(boxes, segm)):
+        y0, x0, y1, x1 = (int(v) for v in box)
+        height, width = max(y1 - y0 + 1, 1), max(x1 - x0 + 1, 1)
+        top, left, bottom, right = max(y0, 0), max(x0, 0), min(y1 + 1, H), min(x1 + 1, W)
+        if bottom <= top or right <= left:
+            continue
+        canvas[PAD:-PAD, PAD:-PAD] = cells
+        pasted = _resize(canvas, (height, width)) > 0.5
+        mask[i, top:bottom, left:right] = pasted[top - y0:bottom - y0, left - x0:right - x0]
     return mask
 
 

@@ -11,7 +11,7 @@ from framework import backend, initializers
 from framework.links import Conv2DActiv, Convolution2D, Deconvolution2D
 from framework.variable import as_array
 from vision.models.detection.fpn.pyramid_roi_head import PyramidRoIHead
-from vision.models.instance.mask_rcnn.mask_coding import segm_to_mask
+from vision.models.instance.mask_rcnn.mask_coding import paste_segm_torchvision, segm_to_mask
 
 
 class MaskHead(PyramidRoIHead):
@@ -74,9 +74,10 @@ class MaskHead(PyramidRoIHead):
         h = self.conv4(self.conv3(self.conv2(self.conv1(pooled))))
         return self.seg(F.relu(self.conv5(h)))
 
-    def decode(self, segms, bboxes, labels, sizes: Sequence[tuple[int, int]]) -> list:
+    def decode(self, segms, bboxes, labels, sizes: Sequence[tuple[int, int]], *,
+               paste: str = 'chainercv') -> list:
         """The masks of each image: each box's grid of its class pasted onto the image
-        (:func:`segm_to_mask`).
+        (:func:`segm_to_mask`, or :func:`paste_segm_torchvision` with ``paste='torchvision'``).
 
         Args:
             segms (sequence of arrays): ``(R_n, n_class, M, M)`` float32 per image, the
@@ -84,13 +85,18 @@ class MaskHead(PyramidRoIHead):
             bboxes (sequence of arrays): ``(R_n, 4)`` float32 per image, in its pixels.
             labels (sequence of arrays): ``(R_n,)`` int32 per image, in ``[0, n_class - 2]``.
             sizes (sequence of pairs of int): ``(H_n, W_n)`` of each image.
+            paste (str): ``'chainercv'`` or ``'torchvision'``.
 
         Returns:
             list of numpy.ndarray: ``(R_n, H_n, W_n)`` bool per image, on the CPU.
 
         Raises:
-            ValueError: the four sequences differ in length.
+            ValueError: the four sequences differ in length, or ``paste`` is neither.
         """
+        pasting = {'chainercv': segm_to_mask, 'torchvision': paste_segm_torchvision}
+        if paste not in pasting:
+            raise ValueError(f"MaskHead.decode: paste must be 'chainercv' or 'torchvision', "
+                             f"but got {paste!r}")
         if not len(segms) == len(bboxes) == len(labels) == len(sizes):
             raise ValueError(f'MaskHead.decode: segms, bboxes, labels and sizes must have one '
                              f'entry per image, but got {len(segms)}, {len(bboxes)}, '
@@ -99,5 +105,5 @@ class MaskHead(PyramidRoIHead):
         for segm, bbox, label, size in zip(segms, bboxes, labels, sizes):
             segm = backend.to_cpu(as_array(segm))
             label = backend.to_cpu(label)
-            masks.append(segm_to_mask(segm[numpy.arange(len(label)), label + 1], bbox, size))
+            masks.append(pasting[paste](segm[numpy.arange(len(label)), label + 1], bbox, size))
         return masks

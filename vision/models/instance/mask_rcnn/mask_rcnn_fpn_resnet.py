@@ -12,7 +12,11 @@ from framework import backend
 from framework.config import no_backprop_mode, using_config
 from vision.models._registry import register_model
 from vision.models.classification.resnet.resnet import ResNet50, ResNet101
-from vision.models.detection.fpn.faster_rcnn_fpn_resnet import SCALES, FasterRCNNFPNResNet
+from vision.models.detection.fpn.faster_rcnn_fpn_resnet import (
+    OPTIONS,
+    SCALES,
+    FasterRCNNFPNResNet,
+)
 from vision.models.instance.mask_rcnn.mask_head import MaskHead
 
 
@@ -28,13 +32,21 @@ class MaskRCNNFPNResNet(FasterRCNNFPNResNet):
     (:meth:`MaskHead.decode`). ``hybridize()`` also runs the mask head's layers as a static
     graph (traced per number of detections).
 
-    The arguments are :class:`FasterRCNNFPNResNet`'s; the weights by name are the manifest's
-    rows of the registered name (ChainerCV's ``'coco'``; ``'imagenet'``, ResNet's weights in
-    the extractor's base, the rest random, for training); an NPZ file in ChainerCV's layout
-    also holds ``mask_head/...``.
+    The arguments are :class:`FasterRCNNFPNResNet`'s, and one more option, ``mask_paste``:
+    ``'chainercv'`` (by default, :func:`~vision.models.instance.mask_rcnn.mask_coding.
+    segm_to_mask`) or ``'torchvision'`` (:func:`~vision.models.instance.mask_rcnn.
+    mask_coding.paste_segm_torchvision`). With ``per_axis_rescale``, the detected boxes are
+    pooled where they were decoded, in the resized image (their sides times the resized side
+    over the original one), as torchvision pools them. The weights by name are the
+    manifest's rows of the registered name (ChainerCV's ``'coco'``; ``'torchvision-coco'``,
+    torchvision's ``maskrcnn_resnet50_fpn`` converted by
+    :mod:`~vision.models.instance.mask_rcnn.torchvision_mask_rcnn`, which brings its options
+    and mean unless given; ``'imagenet'``, ResNet's weights in the extractor's base, the rest
+    random, for training); an NPZ file in ChainerCV's layout also holds ``mask_head/...``.
     """
 
     task = 'instance_segmentation'
+    _options = {**OPTIONS, 'mask_paste': 'chainercv'}
 
     def _add_heads(self, n_class: int, channels: int) -> None:
         """Adds the mask head (``mask_head``)."""
@@ -76,13 +88,19 @@ class MaskRCNNFPNResNet(FasterRCNNFPNResNet):
         levels ``hs``, its scale, ``bbox`` ``(R, 4)`` in its pixels and ``label`` ``(R,)``
         (on the model's device), its ``size``."""
         xp = self.xp
-        rois = (bbox * numpy.float32(scale)).astype(numpy.float32)
+        if self.per_axis_rescale:
+            ratio = (numpy.asarray(self.resized_size(size)[1], numpy.float32)
+                     / numpy.asarray(size, numpy.float32))
+            rois = (bbox * xp.asarray(numpy.tile(ratio, 2))).astype(numpy.float32)
+        else:
+            rois = (bbox * numpy.float32(scale)).astype(numpy.float32)
         rois, roi_indices, order = self.mask_head.distribute(
             rois, xp.zeros(len(bbox), numpy.int32))
         with using_config('train', False), no_backprop_mode():
             segms = self.mask_head.infer(self.mask_head.pool(hs, rois, roi_indices))
             probs = F.sigmoid(segms).array[order]
-        return self.mask_head.decode([probs], [bbox], [label], [size])[0]
+        return self.mask_head.decode([probs], [bbox], [label], [size],
+                                     paste=self.mask_paste)[0]
 
 
 @register_model('mask_rcnn_fpn_resnet50')
