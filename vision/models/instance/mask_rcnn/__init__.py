@@ -4,6 +4,7 @@ the mask head (:class:`MaskHead`), the coding of masks in boxes (:func:`segm_to_
 :func:`mask_to_segm`), the mask head's loss (:func:`mask_head_loss_pre`,
 :func:`mask_head_loss_post`) and the training chain (:class:`MaskRCNNFPNTrainChain`)."""
 
+from vision.models.instance.mask_rcnn import torchvision_mask_rcnn  # noqa: F401  (converter)
 from vision.models.instance.mask_rcnn.mask_coding import mask_to_segm, segm_to_mask
 from vision.models.instance.mask_rcnn.mask_head import MaskHead
 from vision.models.instance.mask_rcnn.mask_head_loss import (
