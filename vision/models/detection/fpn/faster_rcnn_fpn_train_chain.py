@@ -70,11 +70,11 @@ class FasterRCNNFPNTrainChain(Chain):
         with using_config('train', False):
             hs = model.extractor(x)
         locs, confs = model.rpn(hs)
-        anchors = model.rpn.anchors(h.shape[2:] for h in hs)
-        rpn_loc_loss, rpn_conf_loss = rpn_loss(locs, confs, anchors,
-                                               [img.shape[1:] for img in imgs], bboxes,
+        anchors = model.rpn.anchors((h.shape[2:] for h in hs), x.shape[2:])
+        sizes = [img.shape[1:] for img in imgs]
+        rpn_loc_loss, rpn_conf_loss = rpn_loss(locs, confs, anchors, sizes, bboxes,
                                                rng=self.rng)
-        rois, roi_indices = model.rpn.decode(locs, confs, anchors, x.shape)
+        rois, roi_indices = model.rpn.decode(locs, confs, anchors, x.shape, sizes)
         rois = xp.concatenate([rois] + bboxes)
         roi_indices = xp.concatenate([roi_indices] + [
             xp.full(len(bbox), i, numpy.int32) for i, bbox in enumerate(bboxes)])

@@ -1,6 +1,6 @@
 """FasterRCNNFPNTrainChain on a small FasterRCNNFPNResNet50: a finite loss whose reported parts
 add up, gradients for every parameter, seeds, images of different sizes padded together, and
-the same loss on the emulated device."""
+the same loss on the emulated device; torchvision's options."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import framework.random
 from framework.testing.emulated_device import EmulatedDevice
 from vision.models import FasterRCNNFPNResNet50
 from vision.models.detection.fpn import FasterRCNNFPNTrainChain, pad_images
+from vision.models.detection.fpn.torchvision_fpn import TORCHVISION_FPN_KWARGS
 
 PARTS = ('loss/rpn/loc', 'loss/rpn/conf', 'loss/bbox_head/loc', 'loss/bbox_head/conf')
 
@@ -75,3 +76,13 @@ def test_the_loss_on_the_emulated_device_is_the_loss_on_the_cpu():
     chain.to_device(EmulatedDevice())
     loss = chain(*batch)
     numpy.testing.assert_allclose(float(loss.array), float(expected.array), rtol=1e-5)
+
+
+def test_torchvisions_options_train():
+    # torchvision's anchors need the input's size, its proposals the images' sizes.
+    numpy.random.seed(0)
+    framework.random.seed(0)
+    model = FasterRCNNFPNResNet50(n_fg_class=3, min_size=64, max_size=96, base_channels=8,
+                                  **TORCHVISION_FPN_KWARGS)
+    loss = FasterRCNNFPNTrainChain(model, rng=numpy.random.default_rng(0))(*_batch(model))
+    assert numpy.isfinite(loss.array)
