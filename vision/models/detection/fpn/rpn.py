@@ -228,7 +228,10 @@ class RPN(Chain):
                 conf.append(conf_l[keep])
             conf = xp.concatenate(conf)
             if self.rank_by_probability:
-                conf = (1 / (1 + xp.exp(-conf.astype(numpy.float32)))).astype(numpy.float32)
+                # exp(88.72) is float32's largest power of e: below, torchvision's sigmoid
+                # is 0 or subnormal, as is this one, without overflowing.
+                conf = xp.maximum(conf.astype(numpy.float32), numpy.float32(-88.72))
+                conf = (1 / (1 + xp.exp(-conf))).astype(numpy.float32)
             order = xp.argsort(-conf, kind='stable')[:n_post]
             rois.append(xp.concatenate(roi)[order])
             roi_indices.append(xp.full(len(order), i, numpy.int32))

@@ -1,5 +1,6 @@
 """BboxHead: the regions of each level and the detections as ChainerCV's ``fpn.BboxHead``
-gives them (``chainercv_fpn_decoding.npz``), its outputs' shapes, and regions on no level."""
+gives them (``chainercv_fpn_decoding.npz``), its outputs' shapes, regions on no level, and
+torchvision's decoding (per-axis rescaling, least size, cap)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,26 @@ def test_decode_splits_the_images():
     numpy.testing.assert_array_equal(labels[1], [0])
     numpy.testing.assert_array_equal(bboxes[1], [[0, 0, 5, 5]])  # halved, inside the image
     numpy.testing.assert_allclose(scores[1], [numpy.exp(5) / (numpy.exp(5) + 2)], rtol=1e-6)
+
+
+def test_torchvisions_decoding_rescales_each_axis_and_keeps_the_best():
+    # Decoded and clipped in the resized image (20x30), then scaled by 50/20 and 60/30; the
+    # cap keeps the best two of three (logits 5 and 4, not 3), in the order of labels; 5e-3
+    # high is no detection with min_size=1e-2, whatever its score.
+    head = _head(3)
+    rois = [numpy.array([[0, 0, 10, 10], [5, 5, 25, 35], [2, 2, 4, 6],
+                         [1, 1, 1.005, 5]], numpy.float32)] + \
+        [numpy.zeros((0, 4), numpy.float32)] * 4
+    roi_indices = [numpy.zeros(4, numpy.int32)] + [numpy.zeros(0, numpy.int32)] * 4
+    locs = numpy.zeros((4, 3, 4), numpy.float32)
+    confs = numpy.array([[0, 3, 0], [0, 0, 5], [0, 4, 0], [0, 9, 0]], numpy.float32)
+    bboxes, labels, scores = head.decode(rois, roi_indices, locs, confs, [0.4], [(50, 60)],
+                                         0.5, 0.1, resized_sizes=[(20, 30)], min_size=1e-2,
+                                         limit=2)
+    numpy.testing.assert_array_equal(labels[0], [0, 1])
+    numpy.testing.assert_allclose(bboxes[0], [[5, 4, 10, 12], [12.5, 10, 50, 60]], rtol=1e-6)
+    numpy.testing.assert_allclose(scores[0], [numpy.exp(4) / (numpy.exp(4) + 2),
+                                              numpy.exp(5) / (numpy.exp(5) + 2)], rtol=1e-6)
 
 
 def test_forward_pools_each_region_on_its_level():

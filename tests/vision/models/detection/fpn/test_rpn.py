@@ -1,10 +1,12 @@
 """RPN: the anchors and the proposals as ChainerCV's ``fpn.RPN`` makes them (its outputs on
 random offsets and objectness in ``chainercv_fpn_decoding.npz``), the shapes of its outputs,
-and the limits of training and inference."""
+and the limits of training and inference; torchvision's ranking by probability, clipping to the
+image and least size."""
 
 from __future__ import annotations
 
 import numpy
+import pytest
 
 import framework
 from vision.models.detection.fpn import RPN
@@ -70,3 +72,34 @@ def test_forward_gives_the_outputs_of_every_level():
     for (H, W), loc, conf in zip(SIZES, locs, confs):
         assert loc.shape == (2, H * W * 3, 4) and conf.shape == (2, H * W * 3)
         assert loc.dtype == conf.dtype == numpy.float32
+
+
+def test_ranking_by_probability_ties_saturated_logits_in_the_order_of_the_levels():
+    # Logits above 17 all have the float32 sigmoid 1: ranked by probability, the second
+    # level's proposal (logit 30) comes after the first level's (logit 20), as torchvision's
+    # stable sort keeps them; by logit, before it. Very negative logits do not overflow.
+    anchors = [numpy.array([[0, 0, 10, 10], [50, 50, 60, 60]], numpy.float32),
+               numpy.array([[20, 20, 40, 40]], numpy.float32)]
+    locs = [numpy.zeros((1, 2, 4), numpy.float32), numpy.zeros((1, 1, 4), numpy.float32)]
+    confs = [numpy.array([[20., -1000.]], numpy.float32), numpy.array([[30.]], numpy.float32)]
+    with framework.using_config('train', False):
+        by_logit, _ = RPN(SCALES[:2], channels=8).decode(locs, confs, anchors, (1, 3, 64, 64))
+        with numpy.errstate(over='raise'):
+            by_probability, _ = RPN(SCALES[:2], channels=8, rank_by_probability=True).decode(
+                locs, confs, anchors, (1, 3, 64, 64))
+    numpy.testing.assert_array_equal(by_logit[:, 0], [20, 0, 50])
+    numpy.testing.assert_array_equal(by_probability[:, 0], [0, 20, 50])
+
+
+def test_torchvisions_clipping_and_least_size():
+    # Clipped to the image (40x30) rather than the input (64x64); a proposal 5e-4 wide is
+    # dropped with min_roi_size=1e-3.
+    anchors = [numpy.array([[10, 10, 50, 50], [5, 5, 5.0005, 20]], numpy.float32)]
+    locs = [numpy.zeros((1, 2, 4), numpy.float32)]
+    confs = [numpy.array([[1., 0.]], numpy.float32)]
+    rpn = RPN(SCALES[:1], channels=8, clip_to_image=True, min_roi_size=1e-3)
+    with framework.using_config('train', False):
+        rois, _ = rpn.decode(locs, confs, anchors, (1, 3, 64, 64), [(40, 30)])
+        with pytest.raises(ValueError, match='clip_to_image needs image_sizes'):
+            rpn.decode(locs, confs, anchors, (1, 3, 64, 64))
+    numpy.testing.assert_array_equal(rois, [[10, 10, 40, 30]])
