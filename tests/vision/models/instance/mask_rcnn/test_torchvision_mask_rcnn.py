@@ -141,8 +141,11 @@ def test_the_mask_head_on_torchvisions_detections_is_torchvisions(mask_rcnn_tv, 
 
 
 @pytest.mark.slow
-def test_predict_is_torchvisions(mask_rcnn_tv, fixture):
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_predict_is_torchvisions(mask_rcnn_tv, fixture, hybridize):
+    mask_rcnn_tv.hybridize(hybridize)
     (mask,), (label,), (score,) = mask_rcnn_tv.predict([fixture['image']])
+    mask_rcnn_tv.hybridize(False)
     _, expected_label, expected_score, order = expected_detections(fixture)
     assert len(mask) == fixture['detections_per_img']
     numpy.testing.assert_array_equal(label, expected_label)
