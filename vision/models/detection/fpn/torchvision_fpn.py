@@ -56,7 +56,10 @@ region is ``floor(4 + log2(sqrt(area) / 224) + 1e-6)`` in torchvision,
 ``floor(4 + log2(sqrt(area) / 224 + 1e-6))`` here (ChainerCV's), which differ only for
 regions within about 1e-6 of a power of two times 224; ties of scores (at the 1000th proposal
 of a level, at the 100th detection) may be broken otherwise; the float32 arithmetic of
-decoding, resizing and the convolutions differs in rounding.
+decoding, resizing and the convolutions differs in rounding (about 1e-5 of the levels'
+magnitude), so that two proposals whose logits are closer than that may come in the other
+order (two of the fixture's 477 do) and a box within that of a threshold may fall on the
+other side.
 """
 
 from __future__ import annotations
