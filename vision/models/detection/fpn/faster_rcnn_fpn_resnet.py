@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import numpy
+
 from framework import initializers
 from framework.serializers import load_npz
 from vision.models._registry import register_model
@@ -14,7 +16,7 @@ from vision.models.detection.fpn.bbox_head import BboxHead
 from vision.models.detection.fpn.faster_rcnn import FasterRCNN
 from vision.models.detection.fpn.fpn import FPN
 from vision.models.detection.fpn.rpn import RPN
-from vision.weights import WeightSpec, get_converter
+from vision.weights import WeightSpec, file_kind, get_converter
 from vision.weights.integrity import reporting_corruption
 
 #: ChainerCV's pool1 of the FPN backbones: 3x3 max pooling, stride 2, padding 1, not covering
@@ -52,6 +54,11 @@ class FasterRCNNFPNResNet(FasterRCNN):
       RPN and head random, as ChainerCV copies them; ``n_fg_class`` must be given;
     - the path of an NPZ file in ChainerCV's layout (``extractor/base/conv1/conv/W``, ...,
       ``rpn/...``, ``bbox_head/...``): ``n_fg_class`` follows from its ``bbox_head/conf/b``;
+    - the path of a ResNet classifier's NPZ file (``conv1/conv/W``, ``res2/...``, ``fc6/...``,
+      as ``save_npz`` writes :class:`vision.models.ResNet50` or ``ResNet101``, e.g. one that
+      ``scripts/train_imagenet.py`` trained): loaded into the extractor's base as
+      ``'imagenet'`` is; ``base_channels`` must be its width and ``arch`` the one it was
+      trained with (its files do not say), ``n_fg_class`` must be given;
     - None: random initialisation; ``n_fg_class`` must be given.
 
     ChainerCV's published weights were trained with OpenCV's resize; :meth:`prepare` resizes
@@ -100,9 +107,10 @@ class FasterRCNNFPNResNet(FasterRCNN):
         if unknown:
             raise TypeError(f'{self.model_name}: unexpected keyword arguments {unknown} (the '
                             f'options are {sorted(self._options)})')
+        classifier = self._classifier_file(pretrained_model, n_fg_class, base_channels)
         n_fg_class, pretrained = prepare_detector_weights(
-            self.model_name, n_fg_class, pretrained_model, IMAGENET_MEAN,
-            score_bias='bbox_head/conf/b')
+            self.model_name, n_fg_class, None if classifier else pretrained_model,
+            IMAGENET_MEAN, score_bias='bbox_head/conf/b')
         spec = pretrained.spec if pretrained is not None else None
         if spec is not None and mean is None:
             mean = spec.preprocessing.model_mean()
@@ -119,7 +127,7 @@ class FasterRCNNFPNResNet(FasterRCNN):
             raise ValueError(f'{self.model_name}: pretrained_model={pretrained_model!r} is '
                              f"ResNet of arch 'he', but got arch={options['arch']!r}")
         # Sampling takes time, and the weights overwrite the base's values anyway.
-        initialW = initializers.Zero() if pretrained is not None else None
+        initialW = initializers.Zero() if pretrained is not None or classifier else None
         base = self._base(n_class=1, arch=options['arch'], initialW=initialW,
                           pool1_kwargs=POOL1_KWARGS, base_channels=base_channels, mean=mean)
         base.pick = ('res2', 'res3', 'res4', 'res5')
@@ -138,8 +146,35 @@ class FasterRCNNFPNResNet(FasterRCNN):
         self._add_heads(n_fg_class + 1, channels)
         if imagenet:
             self._load_imagenet_resnet(pretrained.spec)
+        elif classifier:
+            load_npz(classifier, self.extractor.base)
         elif pretrained is not None:
             pretrained.load(self)
+
+    def _classifier_file(self, pretrained_model, n_fg_class, base_channels) -> str | None:
+        """The path of ``pretrained_model`` when it is a ResNet classifier's NPZ file, checked
+        against the arguments; None for anything else.
+
+        Raises:
+            ValueError: ``n_fg_class`` is missing, or ``base_channels`` is not the file's
+                width (the message names both).
+        """
+        if not pretrained_model or not os.path.isfile(pretrained_model) \
+                or file_kind(pretrained_model) != 'npz':
+            return None
+        path = os.fspath(pretrained_model)
+        with numpy.load(path) as npz:
+            if 'conv1/conv/W' not in npz.files or 'res5/a/conv1/conv/W' not in npz.files:
+                return None
+            width = npz['conv1/conv/W'].shape[0]
+        if n_fg_class is None:
+            raise ValueError(f'{self.model_name}: n_fg_class must be given with '
+                             f'pretrained_model={path!r} (a ResNet classifier: the weights '
+                             f'of the extractor only)')
+        if width != base_channels:
+            raise ValueError(f'{self.model_name}: pretrained_model={path!r} is a ResNet of '
+                             f'base_channels {width}, but got base_channels={base_channels!r}')
+        return path
 
     def _add_heads(self, n_class: int, channels: int) -> None:
         """Adds the heads a subclass puts on the pyramid besides the box head, before the

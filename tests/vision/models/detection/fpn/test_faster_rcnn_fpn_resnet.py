@@ -17,7 +17,12 @@ import framework
 import framework.random
 from framework.serializers import save_npz
 from framework.testing.emulated_device import EmulatedDevice
-from vision.models import FasterRCNNFPNResNet50, FasterRCNNFPNResNet101
+from vision.models import (
+    FasterRCNNFPNResNet50,
+    FasterRCNNFPNResNet101,
+    MaskRCNNFPNResNet50,
+    ResNet50,
+)
 from vision.utils.testing import assert_is_detection_link
 from vision.weights import get_weight
 
@@ -178,6 +183,34 @@ def test_an_npz_file_fixes_n_fg_class(model, tmp_path):
                               base_channels=8)
     with pytest.raises(ValueError, match='n_fg_class must be given when pretrained_model'):
         FasterRCNNFPNResNet50()
+
+
+@pytest.mark.parametrize('cls', [FasterRCNNFPNResNet50, MaskRCNNFPNResNet50])
+def test_a_resnet_classifiers_file_starts_the_extractor(tmp_path, cls):
+    # A classifier trained on shapes by scripts/train_imagenet.py starts the FPN detectors as
+    # ImageNet's ResNet does: its layers and statistics in the base, the rest initialised.
+    classifier = ResNet50(n_class=4, base_channels=8, arch='he')
+    rng = numpy.random.RandomState(0)
+    for _, param in classifier.namedparams():
+        param.array[...] = rng.uniform(-1, 1, param.shape)
+    classifier.res4.b1.conv2.bn.avg_var[...] = rng.uniform(0.5, 2, 32)
+    save_npz(tmp_path / 'classifier.npz', classifier)
+    model = cls(n_fg_class=3, pretrained_model=tmp_path / 'classifier.npz', min_size=64,
+                max_size=96, base_channels=8)
+    assert model.n_class == 4
+    base = dict(model.extractor.base.namedparams())
+    for name, param in classifier.namedparams():
+        if not name.startswith('/fc6'):
+            numpy.testing.assert_array_equal(base[name].array, param.array, err_msg=name)
+    numpy.testing.assert_array_equal(model.extractor.base.res4.b1.conv2.bn.avg_var,
+                                     classifier.res4.b1.conv2.bn.avg_var)
+    assert numpy.abs(model.bbox_head.conf.W.array).max() > 0  # initialised, not loaded
+    with pytest.raises(ValueError, match=r'pretrained_model=.*classifier\.npz.* is a ResNet of '
+                                         r'base_channels 8, but got base_channels=16'):
+        cls(n_fg_class=3, pretrained_model=tmp_path / 'classifier.npz', base_channels=16)
+    with pytest.raises(ValueError, match=r'n_fg_class must be given with pretrained_model='
+                                         r'.*classifier\.npz.* \(a ResNet classifier'):
+        cls(pretrained_model=tmp_path / 'classifier.npz', base_channels=8)
 
 
 def test_imagenet_weights_are_copied_into_the_base_as_chainercv(file_server, vision_home,
