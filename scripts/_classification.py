@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--base-channels', type=int,
                         help='the channels of conv1, which the other layers follow (the '
                              "model's default is 64; named weights fix it)")
+    parser.add_argument('--arch', choices=('fb', 'he'),
+                        help="where the blocks stride: 'fb' on the 3x3 convolutions (the "
+                             "default, ChainerCV's), 'he' on the first 1x1 (Kaiming He's, "
+                             "that of ChainerCV's FPN detectors: a classifier trained with it "
+                             'starts their extractor)')
     parser.add_argument('--batchsize', type=int, default=32)
     parser.add_argument('--loaderjob', type=_training.non_negative_int, default=4,
                         help='the processes that load and transform the images; 0 loads them '
@@ -98,6 +103,8 @@ def label_dataset(root: str, size: int, length: int, seed: int):
 
 
 def build_model(args: argparse.Namespace, n_class: int, pretrained_model=None):
-    """The ``--model`` of the options (with ``--base-channels`` when given)."""
-    kwargs = {} if args.base_channels is None else {'base_channels': args.base_channels}
+    """The ``--model`` of the options (with ``--base-channels`` and ``--arch`` when
+    given)."""
+    kwargs = {key: value for key, value in (('base_channels', args.base_channels),
+                                            ('arch', args.arch)) if value is not None}
     return get_model(args.model)(n_class=n_class, pretrained_model=pretrained_model, **kwargs)

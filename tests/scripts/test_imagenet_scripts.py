@@ -64,6 +64,17 @@ def test_weight_decay_spares_batch_normalization(load_script):
                                       rtol=1e-7, err_msg=name)
 
 
+@pytest.mark.parametrize('options, arch', [([], 'fb'), (['--arch', 'he'], 'he')])
+def test_the_arch_of_the_blocks_is_chosen(load_script, options, arch):
+    # 'he' is the arch of the FPN detectors, which start from such a classifier's file.
+    train_imagenet = load_script('train_imagenet')
+    args = train_imagenet.parse_args(_TINY + options)
+    model = train_imagenet.build_model(args, 4)
+    assert model.arch == arch
+    stride = model.res3.a.conv1.conv.stride if arch == 'he' else model.res3.a.conv2.conv.stride
+    assert stride == (2, 2)
+
+
 def test_directory_dataset_needs_val(load_script, capsys):
     train_imagenet = load_script('train_imagenet')
     with pytest.raises(SystemExit):
