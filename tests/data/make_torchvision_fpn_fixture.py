@@ -41,11 +41,11 @@ Recorded (torchvision's layouts: boxes ``(x1, y1, x2, y2)``, offsets ``(dx, dy, 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
 import numpy
+from _torchvision_fixture import load_module, write_params_tsv  # this folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -56,21 +56,6 @@ IMAGE_SHAPE = (3, 300, 400)
 ROW_STEP = 7
 CHANNEL_STEP = 32
 PROPOSAL_STEP = 10
-
-
-def _load(path: str, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def write_params_tsv(state: dict, path: str) -> None:
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('name\tshape\tdtype\n')
-        for key, value in state.items():
-            shape = ','.join(str(n) for n in value.shape)
-            f.write(f'{key}\t{shape}\t{str(value.dtype).replace("torch.", "")}\n')
 
 
 def rule_filled_state(parity, model, unused: list[int]) -> dict:
@@ -118,7 +103,7 @@ def main() -> None:
     import torchvision
     from torchvision.models.detection import FasterRCNN_ResNet50_FPN_Weights
 
-    parity = _load(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
+    parity = load_module(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
     torch.set_num_threads(1)
     categories = FasterRCNN_ResNet50_FPN_Weights.COCO_V1.meta['categories']
     unused = [i for i, name in enumerate(categories) if name == 'N/A']

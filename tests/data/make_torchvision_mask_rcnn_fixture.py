@@ -23,23 +23,16 @@ detection), their ``mask_probs``, the sigmoid of the mask head's 28x28 logits of
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
 import numpy
+from _torchvision_fixture import load_module, write_params_tsv  # this folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NAME = 'tv_maskrcnn_resnet50_fpn'
 MASK_STEP = 4
-
-
-def _load(path: str, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def build_model(fpn, n_class: int):
@@ -67,14 +60,14 @@ def main() -> None:
     import torchvision
     from torchvision.models.detection import MaskRCNN_ResNet50_FPN_Weights
 
-    fpn = _load(os.path.join(HERE, 'make_torchvision_fpn_fixture.py'), 'fpn_fixture')
-    parity = _load(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
+    fpn = load_module(os.path.join(HERE, 'make_torchvision_fpn_fixture.py'), 'fpn_fixture')
+    parity = load_module(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
     torch.set_num_threads(1)
     categories = MaskRCNN_ResNet50_FPN_Weights.COCO_V1.meta['categories']
     unused = [i for i, name in enumerate(categories) if name == 'N/A']
     model = build_model(fpn, len(categories))
     model.eval()
-    fpn.write_params_tsv(model.state_dict(), os.path.join(HERE, f'{NAME}_params.tsv'))
+    write_params_tsv(model.state_dict(), os.path.join(HERE, f'{NAME}_params.tsv'))
     model.load_state_dict(fpn.rule_filled_state(parity, model, unused))
 
     img = numpy.random.RandomState(0).randint(0, 256, fpn.IMAGE_SHAPE).astype(numpy.uint8)

@@ -28,11 +28,11 @@ layout, ``torch.save`` of a state dict, of 0.3 MB instead of 161 MB.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
 import numpy
+from _torchvision_fixture import load_module, write_params_tsv  # this folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -43,21 +43,6 @@ SHAPE = (3, 120, 160)
 RESIZE_SIZE = 96
 STEP = 4
 TINY_DIVISOR = 32
-
-
-def _load(path: str, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def write_params_tsv(state: dict, path: str) -> None:
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('name\tshape\tdtype\n')
-        for key, value in state.items():
-            shape = ','.join(str(n) for n in value.shape)
-            f.write(f'{key}\t{shape}\t{str(value.dtype).replace("torch.", "")}\n')
 
 
 def rule_filled_state(parity, state: dict, shape_of=lambda key, shape: shape) -> dict:
@@ -87,7 +72,7 @@ def main() -> None:
     from torchvision.models import segmentation
     from torchvision.transforms._presets import SemanticSegmentation
 
-    parity = _load(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
+    parity = load_module(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
     torch.set_num_threads(1)
     img = numpy.random.RandomState(SEED).randint(0, 256, SHAPE).astype(numpy.uint8)
     transform = SemanticSegmentation(resize_size=RESIZE_SIZE)

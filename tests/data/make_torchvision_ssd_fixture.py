@@ -24,32 +24,17 @@ settings of the model.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import sys
 
 import numpy
+from _torchvision_fixture import load_module, write_params_tsv  # this folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NAME = 'tv_ssd300_vgg16'
 UNUSED_BIAS = -1000.0
 ROW_STEP = 7
-
-
-def _load(path: str, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def write_params_tsv(state: dict, path: str) -> None:
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('name\tshape\tdtype\n')
-        for key, value in state.items():
-            shape = ','.join(str(n) for n in value.shape)
-            f.write(f'{key}\t{shape}\t{str(value.dtype).replace("torch.", "")}\n')
 
 
 def rule_filled_state(parity, model, unused: list[int]) -> dict:
@@ -74,8 +59,8 @@ def main() -> None:
     import torchvision
     from torchvision.models.detection import SSD300_VGG16_Weights, ssd300_vgg16
 
-    parity = _load(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
-    photos = _load(os.path.join(ROOT, 'vision', 'data', 'sample_photos.py'), 'sample_photos')
+    parity = load_module(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
+    photos = load_module(os.path.join(ROOT, 'vision', 'data', 'sample_photos.py'), 'sample_photos')
     torch.set_num_threads(1)
     categories = SSD300_VGG16_Weights.COCO_V1.meta['categories']
     unused = [i for i, name in enumerate(categories) if name == 'N/A']
