@@ -34,13 +34,15 @@ Writes:
 from __future__ import annotations
 
 import os
-import re
 import sys
-import zlib
 
 import numpy
+from _fixture_scripts import load_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The fixtures' weight rule, ``vision/utils/testing/parity.py``.
+RULE = load_module(os.path.join(HERE, '..', '..', 'vision', 'utils', 'testing', 'parity.py'),
+                   'parity')
 NAME = 'chainercv_light_head_rcnn_resnet101'
 MIN_SIZE, MAX_SIZE = 160, 256
 #: The rule's ResNet-101 gives features in the thousands, which saturate the offsets (boxes
@@ -48,21 +50,6 @@ MIN_SIZE, MAX_SIZE = 160, 256
 #: the head, weights and biases, are scaled by these factors after the rule.
 OUTPUT_SCALES = {'/rpn/loc/': 1e-4, '/rpn/score/': 1e-3, '/head/cls_loc/': 1e-3,
                  '/head/score/': 1e-3}
-
-
-def _rule(name: str, array: numpy.ndarray) -> numpy.ndarray:
-    """The fixtures' rule (``vision/utils/testing/parity.py``) for a parameter or persistent."""
-    rng = numpy.random.RandomState(zlib.crc32(name.encode()) & 0xFFFFFFFF)
-    leaf = re.split(r'[/.]', name)[-1]
-    if leaf in ('W', 'weight') and array.ndim >= 2:
-        value = rng.standard_normal(array.shape) * numpy.sqrt(1 / numpy.prod(array.shape[1:]))
-    elif leaf in ('avg_var', 'running_var'):
-        value = rng.uniform(0.5, 1.5, array.shape)
-    elif leaf in ('b', 'beta', 'avg_mean', 'bias', 'running_mean'):
-        value = 0.1 * rng.standard_normal(array.shape)
-    else:
-        value = 1 + 0.1 * rng.standard_normal(array.shape)
-    return value.astype(array.dtype)
 
 
 def _float_persistents(model):
@@ -102,12 +89,12 @@ def main() -> None:
     print(path, len(rows))
 
     for name, param in model.namedparams():
-        param.array[...] = _rule(name, param.array)
+        param.array[...] = RULE.rule_array(name, param.array.shape, param.array.dtype)
         for layer, factor in OUTPUT_SCALES.items():
             if name.startswith(layer):
                 param.array *= factor
     for name, value in _float_persistents(model):
-        value[...] = _rule(name, value)
+        value[...] = RULE.rule_array(name, value.shape, value.dtype)
 
     img = numpy.random.RandomState(0).uniform(0, 255, (3, 96, 128)).astype(numpy.float32)
     x = model.prepare(img)[None]

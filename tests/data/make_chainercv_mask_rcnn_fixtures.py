@@ -40,12 +40,14 @@ the probabilities of each box's class.
 from __future__ import annotations
 
 import os
-import re
-import zlib
 
 import numpy
+from _fixture_scripts import load_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The fixtures' weight rule, ``vision/utils/testing/parity.py``.
+RULE = load_module(os.path.join(HERE, '..', '..', 'vision', 'utils', 'testing', 'parity.py'),
+                   'parity')
 SHARED_INPUT = os.path.join(HERE, 'chainercv_mask_rcnn_fpn_resnet50.npz')
 SIZE = (60, 80)
 
@@ -74,21 +76,6 @@ def _blobs(rng, n: int) -> numpy.ndarray:
     return numpy.array(masks)
 
 
-def _rule(name: str, array: numpy.ndarray) -> numpy.ndarray:
-    """The fixtures' rule (``../shared/fixtures/README.md``) for a parameter or persistent."""
-    rng = numpy.random.RandomState(zlib.crc32(name.encode()) & 0xFFFFFFFF)
-    leaf = re.split(r'[/.]', name)[-1]
-    if leaf in ('W', 'weight') and array.ndim >= 2:
-        value = rng.standard_normal(array.shape) * numpy.sqrt(1 / numpy.prod(array.shape[1:]))
-    elif leaf in ('avg_var', 'running_var'):
-        value = rng.uniform(0.5, 1.5, array.shape)
-    elif leaf in ('b', 'beta', 'avg_mean', 'bias', 'running_mean'):
-        value = 0.1 * rng.standard_normal(array.shape)
-    else:
-        value = 1 + 0.1 * rng.standard_normal(array.shape)
-    return value.astype(array.dtype)
-
-
 def write_predict_masks() -> None:
     import chainer
     import chainer.functions as F
@@ -107,12 +94,13 @@ def write_predict_masks() -> None:
         model.bbox_head(hs, rois, indices)
         model.mask_head(hs, rois, indices)
         for name, param in model.namedparams():
-            param.array[...] = _rule(name, param.array)
+            param.array[...] = RULE.rule_array(name, param.array.shape, param.array.dtype)
         for path, link in model.namedlinks():
             for key in link._persistent:
                 value = getattr(link, key)
                 if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
-                    value[...] = _rule(f"{path.rstrip('/')}/{key}", value)
+                    value[...] = RULE.rule_array(f"{path.rstrip('/')}/{key}", value.shape,
+                                                 value.dtype)
         hs = model.extractor(x)
         bboxes = numpy.array([[100, 120, 400, 520], [10, 20, 40, 70], [50, 200, 210, 330]],
                              numpy.float32)

@@ -45,7 +45,7 @@ import os
 import sys
 
 import numpy
-from _torchvision_fixture import load_module, write_params_tsv  # this folder
+from _fixture_scripts import load_module, write_params_tsv  # this folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

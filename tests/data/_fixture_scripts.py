@@ -1,6 +1,7 @@
-"""What the scripts that record torchvision's fixtures share (run in the peer environment, with
-torch; this folder is on their ``sys.path``): loading a module of the project by its path
-(the project itself is not installed there) and writing a state dict's parameter list."""
+"""What the scripts that record the peers' fixtures share (run in a peer's environment, where
+the project is not installed; this folder is on their ``sys.path``): loading a module of the
+project by its path (the weight rule of ``vision/utils/testing/parity.py``) and writing a
+state dict's parameter list."""
 
 from __future__ import annotations
 
