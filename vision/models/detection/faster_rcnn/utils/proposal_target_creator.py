@@ -67,6 +67,33 @@ class ProposalTargetCreator:
             ValueError: ``bbox`` holds no box, or ``label`` does not match it.
         """
         xp = backend.get_array_module(roi)
+        bbox = backend.to_cpu(bbox)
+        sample_roi, gt_index, gt_roi_label = self.sample(roi, bbox, label, rng=rng)
+        gt_roi_loc = bbox2loc(sample_roi, bbox[gt_index])
+        gt_roi_loc = ((gt_roi_loc - numpy.asarray(loc_normalize_mean, numpy.float32))
+                      / numpy.asarray(loc_normalize_std, numpy.float32))
+        return xp.asarray(sample_roi), xp.asarray(gt_roi_loc), xp.asarray(gt_roi_label)
+
+    def sample(self, roi, bbox, label, *, rng: numpy.random.Generator | None = None):
+        """Samples the regions of one image and assigns them their boxes, without coding the
+        offsets: what :meth:`__call__` and the targets of other heads (FCIS's masks) share.
+
+        Args:
+            roi (array): ``(R, 4)`` float32, the proposals.
+            bbox (array): ``(R', 4)`` float32, the ground-truth boxes, ``R' >= 1``.
+            label (array): ``(R',)`` int32, their labels in ``[0, n_fg_class - 1]``.
+            rng (numpy.random.Generator): as in :meth:`__call__`.
+
+        Returns:
+            tuple of three NumPy arrays, foreground regions first:
+
+            - **sample_roi**: ``(S, 4)`` float32, the sampled regions, ``S <= n_sample``;
+            - **gt_index**: ``(S,)`` intp, the box assigned to each (of greatest IoU);
+            - **gt_roi_label**: ``(S,)`` int32, 0 for background, the box's label + 1 else.
+
+        Raises:
+            ValueError: ``bbox`` holds no box, or ``label`` does not match it.
+        """
         roi, bbox, label = backend.to_cpu(roi), backend.to_cpu(bbox), backend.to_cpu(label)
         if len(bbox) == 0:
             raise ValueError('ProposalTargetCreator: bbox must hold at least one box, but got '
@@ -94,8 +121,4 @@ class ProposalTargetCreator:
 
         gt_roi_label = (label[gt_assignment[keep]] + 1).astype(numpy.int32)
         gt_roi_label[n_pos:] = 0
-        sample_roi = roi[keep]
-        gt_roi_loc = bbox2loc(sample_roi, bbox[gt_assignment[keep]])
-        gt_roi_loc = ((gt_roi_loc - numpy.asarray(loc_normalize_mean, numpy.float32))
-                      / numpy.asarray(loc_normalize_std, numpy.float32))
-        return xp.asarray(sample_roi), xp.asarray(gt_roi_loc), xp.asarray(gt_roi_label)
+        return roi[keep], gt_assignment[keep], gt_roi_label
