@@ -29,7 +29,7 @@ from vision.models.detection import (
     YOLOv2Tiny,
     YOLOv3,
 )
-from vision.models.instance import MaskRCNNFPNResNet50, MaskRCNNFPNResNet101
+from vision.models.instance import FCISResNet101, MaskRCNNFPNResNet50, MaskRCNNFPNResNet101
 from vision.models.segmentation import (
     DeepLabV3plusXception65,
     DeepLabV3ResNet50,
@@ -41,7 +41,8 @@ from vision.models.segmentation import (
 )
 
 __all__ = [
-    'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCNResNet50', 'FasterRCNNFPNResNet50',
+    'DeepLabV3ResNet50', 'DeepLabV3plusXception65', 'FCISResNet101', 'FCNResNet50',
+    'FasterRCNNFPNResNet50',
     'FasterRCNNFPNResNet101', 'FasterRCNNVGG16',
     'FeaturePredictor', 'LightHeadRCNNResNet101', 'MTCNN', 'MaskRCNNFPNResNet50',
     'MaskRCNNFPNResNet101', 'MobileNetV2',
