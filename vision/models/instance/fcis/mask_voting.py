@@ -16,8 +16,9 @@ def mask_voting(seg_prob: numpy.ndarray, bbox: numpy.ndarray, cls_prob: numpy.nd
     """Chooses detections among regions and merges the masks of the regions around each.
 
     For each foreground class, non-maximum suppression at ``nms_thresh`` keeps regions by that
-    class's probability; of the kept ones of all classes, those whose probability reaches both
-    ``score_thresh`` and the ``limit``-th best probability are the detections. A detection's
+    class's probability (of regions of equal probability, the later one first); of the kept
+    ones of all classes, those whose probability reaches both ``score_thresh`` and the
+    ``limit``-th best probability are the detections. A detection's
     mask is the vote of every region whose box overlaps its box by an IoU of at least
     ``mask_merge_thresh``: each region's mask, resized to its box (rounded) on the image and
     binarised at ``binary_thresh``, weighs its probability of the class (normalised to sum to
@@ -53,8 +54,11 @@ def mask_voting(seg_prob: numpy.ndarray, bbox: numpy.ndarray, cls_prob: numpy.nd
     seg_size = seg_prob.shape[1:]
     fg_labels = [lb for lb in range(cls_prob.shape[1]) if lb != bg_label]
     kept = []
+    last = len(bbox) - 1
     for lb in fg_labels:
-        keep = non_maximum_suppression(bbox, nms_thresh, cls_prob[:, lb])
+        # visited from the last region: ties go to the later one (with FCIS's two passes,
+        # the moved region), as ChainerCV's reversed argsort visits them
+        keep = last - non_maximum_suppression(bbox[::-1], nms_thresh, cls_prob[::-1, lb])
         kept.append((bbox[keep], cls_prob[keep, lb]))
     scores = numpy.sort(numpy.concatenate([score for _, score in kept] + [numpy.empty(0)]))
     if len(scores) == 0:
