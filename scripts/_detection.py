@@ -1,12 +1,13 @@
 """What the detection training scripts (``train_ssd.py``, ``train_faster_rcnn.py``,
-``train_fpn.py``, ``train_yolo.py``, and ``train_mask_rcnn.py`` with its masks) share: the
-options, the datasets and their checks, SSD's augmentation, the evaluator, and the training loop
-(that of every training script, :mod:`_training`, with the schedule of the learning rate and
-the evaluation of detection).
+``train_fpn.py``, ``train_yolo.py``, and ``train_mask_rcnn.py`` and ``train_fcis.py`` with
+their masks) share: the options, the datasets and their checks (masks included), SSD's
+augmentation, the evaluator, and the training loop (that of every training script,
+:mod:`_training`, with the schedule of the learning rate and the evaluation of detection).
 
 ``--dataset`` is ``voc`` (PASCAL VOC, the recipe's years of trainval for training, VOC 2007
 test for the evaluation with its 11-point metric, difficult objects ignored), ``coco`` (MS
-COCO 2017 train and val, COCO's metrics) or ``shapes``
+COCO 2017 train and val, COCO's metrics), ``sbd`` (for instance segmentation: SBD's train and
+val as ChainerCV splits them, VOC's mask AP with the 11-point metric) or ``shapes``
 (:class:`~vision.datasets.ShapesBboxDataset`, made on the fly: the training set from seed
 :data:`SHAPES_TRAIN_SEED`, the validation set from :data:`SHAPES_VAL_SEED`, evaluated by the
 VOC metric of area under the precision-recall curve at IoU 0.5).
@@ -35,6 +36,7 @@ from vision.datasets import (
     ShapesBboxDataset,
     VOCBboxDataset,
     coco_bbox_label_names,
+    sbd_instance_segmentation_label_names,
     shapes_label_names,
     voc_bbox_label_names,
 )
@@ -49,6 +51,7 @@ from vision.transforms import (
     random_flip,
     translate_bbox,
 )
+from vision.utils import mask_to_bbox
 
 import _training  # isort: skip
 
@@ -207,6 +210,7 @@ def initialize_from_scratch(extractor) -> None:
 def label_names(args: argparse.Namespace) -> tuple[str, ...]:
     """The names of the classes of ``--dataset``."""
     return tuple({'voc': voc_bbox_label_names, 'coco': coco_bbox_label_names,
+                  'sbd': sbd_instance_segmentation_label_names,
                   'shapes': shapes_label_names}[args.dataset])
 
 
@@ -288,10 +292,66 @@ class CheckedBboxDataset(DatasetMixin):
         return (img, bbox[kept], label[kept], *(numpy.asarray(r)[kept] for r in rest))
 
 
+class CheckedMaskDataset(DatasetMixin):
+    """An instance segmentation dataset as the train chain takes it, ``(img, bbox, label,
+    mask)``, its masks checked as each sample is read (:func:`train_dataset` then checks its
+    boxes with :class:`_detection.CheckedBboxDataset`, the masks following the boxes kept).
+
+    The boxes are the dataset's (COCO's annotated boxes, as ChainerCV trains on them) or, for
+    a dataset without boxes (SBD, shapes), those around the masks. The masks must be bool, of
+    the size of their image, one per label and box, and a mask with pixels must overlap its
+    box. Shared by ``train_mask_rcnn.py`` and ``train_fcis.py``.
+
+    Args:
+        dataset: samples ``(img, mask, label)`` or ``(img, mask, label, bbox)``.
+    """
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    def get_example(self, i: int) -> tuple:
+        """The ``i``-th sample ``(img, bbox, label, mask)``.
+
+        Raises:
+            _training.DatasetError: the masks do not fit the image, the labels or the boxes
+                (the message gives ``i``, the mask and what is wrong).
+        """
+        img, mask, label, *bbox = self.dataset[i]
+        mask = numpy.asarray(mask)
+        label = numpy.asarray(label)
+        where = f'{type(self).__name__}: sample {i} of the training set'
+        H, W = numpy.shape(img)[1:]
+        if mask.ndim != 3 or mask.shape[1:] != (H, W) or mask.shape[0] != len(label):
+            raise _training.DatasetError(
+                f'{where} has masks of shape {mask.shape} for an image of {H}x{W} pixels and '
+                f'{len(label)} labels; expected ({len(label)}, {H}, {W})')
+        if mask.dtype != bool:
+            raise _training.DatasetError(f'{where} has masks of dtype {mask.dtype}; expected '
+                                         'bool')
+        around = mask_to_bbox(mask)
+        if not bbox:
+            return img, around, label, mask
+        bbox = numpy.asarray(bbox[0], numpy.float32)
+        if bbox.shape != (len(mask), 4):
+            raise _training.DatasetError(f'{where} has {len(mask)} masks but boxes of shape '
+                                         f'{bbox.shape}; expected ({len(mask)}, 4)')
+        for r, (box, mask_box) in enumerate(zip(bbox, around)):
+            overlap = numpy.minimum(box[2:], mask_box[2:]) - numpy.maximum(box[:2], mask_box[:2])
+            if mask[r].any() and not (overlap > 0).all():
+                raise _training.DatasetError(
+                    f'{where}: mask {r} covers (y_min, x_min, y_max, x_max) = '
+                    f'{tuple(mask_box.tolist())}, outside its box {tuple(box.tolist())}: the '
+                    'masks do not match the boxes')
+        return img, bbox, label, mask
+
+
 def evaluator(args: argparse.Namespace, model, comm, val=None,
               evaluators=(DetectionVOCEvaluator, DetectionCOCOEvaluator)):
     """The evaluator of ``--dataset``: :class:`~vision.extensions.DetectionVOCEvaluator` (the
-    11-point metric for VOC), or :class:`~vision.extensions.DetectionCOCOEvaluator`.
+    11-point metric for VOC and SBD), or :class:`~vision.extensions.DetectionCOCOEvaluator`.
 
     Under MPI, rank 0 alone reads the validation set and splits each batch among the
     processes, which predict their share; it gathers the predictions and scores them all at
@@ -311,7 +371,7 @@ def evaluator(args: argparse.Namespace, model, comm, val=None,
     voc, coco = evaluators
     if args.dataset == 'coco':
         return coco(val_iter, model, label_names=names, comm=comm)
-    return voc(val_iter, model, use_07_metric=args.dataset == 'voc', label_names=names,
+    return voc(val_iter, model, use_07_metric=args.dataset in ('voc', 'sbd'), label_names=names,
                comm=comm)
 
 

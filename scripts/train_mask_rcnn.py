@@ -39,17 +39,12 @@ from __future__ import annotations
 
 import argparse
 
-import numpy
-
-from framework.datasets import DatasetMixin
 from vision.datasets import COCOInstanceSegmentationDataset, ShapesInstanceSegmentationDataset
 from vision.extensions import InstanceSegmentationCOCOEvaluator, InstanceSegmentationVOCEvaluator
 from vision.models.instance.mask_rcnn import MaskRCNNFPNTrainChain
-from vision.utils import mask_to_bbox
 
 import _detection  # isort: skip
 import _fpn  # isort: skip
-import _training  # isort: skip
 
 RECIPE = _detection.Recipe(
     models=('mask_rcnn_fpn_resnet50', 'mask_rcnn_fpn_resnet101'), voc_years=(),
@@ -72,61 +67,6 @@ class TrainChain(_fpn.Seeded, MaskRCNNFPNTrainChain):
     """
 
 
-class CheckedMaskDataset(DatasetMixin):
-    """An instance segmentation dataset as the train chain takes it, ``(img, bbox, label,
-    mask)``, its masks checked as each sample is read (:func:`train_dataset` then checks its
-    boxes with :class:`_detection.CheckedBboxDataset`, the masks following the boxes kept).
-
-    The boxes are the dataset's (COCO's annotated boxes, as ChainerCV trains on them) or, for
-    a dataset without boxes, those around the masks. The masks must be bool, of the size of
-    their image, one per label and box, and a mask with pixels must overlap its box.
-
-    Args:
-        dataset: samples ``(img, mask, label)`` or ``(img, mask, label, bbox)``.
-    """
-
-    def __init__(self, dataset):
-        self.dataset = dataset
-
-    def __len__(self) -> int:
-        return len(self.dataset)
-
-    def get_example(self, i: int) -> tuple:
-        """The ``i``-th sample ``(img, bbox, label, mask)``.
-
-        Raises:
-            _training.DatasetError: the masks do not fit the image, the labels or the boxes
-                (the message gives ``i``, the mask and what is wrong).
-        """
-        img, mask, label, *bbox = self.dataset[i]
-        mask = numpy.asarray(mask)
-        label = numpy.asarray(label)
-        where = f'{type(self).__name__}: sample {i} of the training set'
-        H, W = numpy.shape(img)[1:]
-        if mask.ndim != 3 or mask.shape[1:] != (H, W) or mask.shape[0] != len(label):
-            raise _training.DatasetError(
-                f'{where} has masks of shape {mask.shape} for an image of {H}x{W} pixels and '
-                f'{len(label)} labels; expected ({len(label)}, {H}, {W})')
-        if mask.dtype != bool:
-            raise _training.DatasetError(f'{where} has masks of dtype {mask.dtype}; expected '
-                                         'bool')
-        around = mask_to_bbox(mask)
-        if not bbox:
-            return img, around, label, mask
-        bbox = numpy.asarray(bbox[0], numpy.float32)
-        if bbox.shape != (len(mask), 4):
-            raise _training.DatasetError(f'{where} has {len(mask)} masks but boxes of shape '
-                                         f'{bbox.shape}; expected ({len(mask)}, 4)')
-        for r, (box, mask_box) in enumerate(zip(bbox, around)):
-            overlap = numpy.minimum(box[2:], mask_box[2:]) - numpy.maximum(box[:2], mask_box[:2])
-            if mask[r].any() and not (overlap > 0).all():
-                raise _training.DatasetError(
-                    f'{where}: mask {r} covers (y_min, x_min, y_max, x_max) = '
-                    f'{tuple(mask_box.tolist())}, outside its box {tuple(box.tolist())}: the '
-                    'masks do not match the boxes')
-        return img, bbox, label, mask
-
-
 def train_dataset(args: argparse.Namespace) -> _detection.CheckedBboxDataset:
     """The training set of ``--dataset``, each sample ``(img, bbox, label, mask)``, its masks
     and boxes checked."""
@@ -136,7 +76,7 @@ def train_dataset(args: argparse.Namespace) -> _detection.CheckedBboxDataset:
     else:
         dataset = ShapesInstanceSegmentationDataset(args.n_train, args.size,
                                                     _detection.SHAPES_TRAIN_SEED)
-    return _detection.CheckedBboxDataset(CheckedMaskDataset(dataset),
+    return _detection.CheckedBboxDataset(_detection.CheckedMaskDataset(dataset),
                                          len(_detection.label_names(args)))
 
 

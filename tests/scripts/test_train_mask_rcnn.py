@@ -74,7 +74,7 @@ def _sample(mask_shape=(1, 10, 12), bbox=None):
 
 def test_the_samples_get_the_boxes_of_their_masks_or_their_own(load_script):
     script = load_script('train_mask_rcnn')
-    dataset = script.CheckedMaskDataset([_sample(), _sample(bbox=[[1, 2, 6, 8]])])
+    dataset = script._detection.CheckedMaskDataset([_sample(), _sample(bbox=[[1, 2, 6, 8]])])
     numpy.testing.assert_array_equal(dataset[0][1], [[2, 3, 5, 7]])
     numpy.testing.assert_array_equal(dataset[1][1], [[1, 2, 6, 8]])
     assert dataset[0][3].shape == (1, 10, 12)
@@ -95,8 +95,8 @@ def test_the_samples_get_the_boxes_of_their_masks_or_their_own(load_script):
 def test_masks_that_do_not_fit_are_refused_with_the_index_of_the_sample(load_script, sample,
                                                                           message):
     script = load_script('train_mask_rcnn')
-    dataset = script.CheckedMaskDataset([_sample(), sample])
-    with pytest.raises(script._training.DatasetError) as error:
+    dataset = script._detection.CheckedMaskDataset([_sample(), sample])
+    with pytest.raises(script._detection._training.DatasetError) as error:
         dataset[1]
     assert str(error.value) == message
 

@@ -63,7 +63,8 @@ class FCISTrainChain(Chain):
 
         Args:
             imgs (Variable or array): ``(1, 3, H, W)`` float32, the prepared image.
-            masks (array): ``(1, R, H, W)`` bool, its object masks.
+            masks (array): ``(1, R, H, W)`` bool, its object masks (or float32
+                probabilities, see :class:`ProposalTargetCreator`).
             labels (array): ``(1, R)`` int32, their labels in ``[0, n_fg_class - 1]``.
             bboxes (array): ``(1, R, 4)`` float32, their boxes in the prepared image's pixels.
             scales (float or array): the factor the original image was scaled by (one, or

@@ -50,7 +50,8 @@ class ProposalTargetCreator(FasterRCNNProposalTargetCreator):
 
         Args:
             roi (array): ``(R, 4)`` float32, the proposals.
-            mask (array): ``(R', H, W)`` bool, the ground-truth masks.
+            mask (array): ``(R', H, W)`` bool, the ground-truth masks (or float32
+                probabilities, binarised after resizing, as ChainerCV's SBD recipe gives them).
             label (array): ``(R',)`` int32, their labels in ``[0, n_fg_class - 1]``.
             bbox (array): ``(R', 4)`` float32, their boxes, ``R' >= 1``.
             loc_normalize_mean (sequence of float): the four means subtracted from the offsets.
