@@ -102,16 +102,8 @@ class FCISResNet101(FCIS):
                              f'of base_channels 64, but got base_channels={base_channels!r}')
         # The weights of the extractor ('imagenet') fix no classes.
         imagenet = spec is not None and spec.n_class is None
-        weight_kwargs = spec.model_kwargs if spec is not None else {}
-        fixed_scales = weight_kwargs.get('anchor_scales')
-        if anchor_scales is None:
-            anchor_scales = (8, 16, 32) if fixed_scales is None else fixed_scales
-        elif fixed_scales is not None and tuple(anchor_scales) != tuple(fixed_scales):
-            raise ValueError(f'{self.model_name}: anchor_scales={tuple(anchor_scales)} '
-                             f'contradicts the weights {pretrained_model!r}, made for '
-                             f'anchor_scales={tuple(fixed_scales)}: leave it out')
-        if proposal_creator_params is None:
-            proposal_creator_params = weight_kwargs.get('proposal_creator_params', {})
+        anchor_scales, proposal_creator_params = self._weight_arguments(
+            spec, pretrained_model, anchor_scales, proposal_creator_params)
         self.proposal_creator_params = {**self.proposal_creator_params,
                                         **proposal_creator_params}
         if resnet_initialW is None and pretrained_model:
@@ -135,6 +127,26 @@ class FCISResNet101(FCIS):
             self._load_imagenet_resnet(pretrained.spec)
         elif pretrained is not None:
             pretrained.load(self)
+
+    def _weight_arguments(self, spec: WeightSpec | None, pretrained_model, anchor_scales,
+                          proposal_creator_params) -> tuple:
+        """``anchor_scales`` and ``proposal_creator_params`` as given, or as the manifest's
+        row of the weights fixes them (its ``model_kwargs``), or the defaults.
+
+        Raises:
+            ValueError: ``anchor_scales`` contradicts the weights'.
+        """
+        fixed = {} if spec is None else spec.model_kwargs
+        fixed_scales = fixed.get('anchor_scales')
+        if anchor_scales is None:
+            anchor_scales = (8, 16, 32) if fixed_scales is None else fixed_scales
+        elif fixed_scales is not None and tuple(anchor_scales) != tuple(fixed_scales):
+            raise ValueError(f'{self.model_name}: anchor_scales={tuple(anchor_scales)} '
+                             f'contradicts the weights {pretrained_model!r}, made for '
+                             f'anchor_scales={tuple(fixed_scales)}: leave it out')
+        if proposal_creator_params is None:
+            proposal_creator_params = fixed.get('proposal_creator_params', {})
+        return anchor_scales, proposal_creator_params
 
     def _load_imagenet_resnet(self, spec: WeightSpec) -> None:
         """Loads ResNet-101's ImageNet weights into the extractor as ChainerCV's
