@@ -22,7 +22,7 @@ many regions and the head's scores are near 1. The image is uniform noise in 0-2
 The model is built with ``min_size=MIN_SIZE`` and ``max_size=MAX_SIZE``, so that the network
 runs on 240x320 pixels, and keeps
 ``N_TEST_POST_NMS`` (50) proposals instead of 300 (ChainerCV's position-sensitive pooling runs
-a Python loop over every output element on the CPU: 300 would take half an hour).
+a Python loop over every output element on the CPU: 300 would take some twenty minutes).
 
 ``chainercv_fcis_resnet101.npz`` records:
 
