@@ -22,6 +22,9 @@ _FASTER_RCNN = _SHAPES + ['--min-size', '128', '--max-size', '160', '--anchor-sc
 _FPN = [option if option != '4' else '2' for option in _SHAPES] + [
     '--batchsize', '2', '--min-size', '128', '--max-size', '128', '--lr', '1e-4', '--step', '3']
 _MASK_RCNN = _FPN  # Mask R-CNN on FPN's options
+# FCIS on shapes scaled to 128x128, anchors of 16 to 64 pixels
+_FCIS = _SHAPES + ['--min-size', '128', '--max-size', '128', '--anchor-scales', '1', '2', '4',
+                   '--step', '3']
 _YOLO = _SHAPES + ['--batchsize', '2', '--insize', '64', '--sizes', '64', '96', '--warmup', '2',
                    '--lr', '1e-4', '--step', '3']
 
@@ -272,6 +275,7 @@ def _trained_parameters(module, options, out, loaderjob):
                                              ('train_faster_rcnn', _FASTER_RCNN),
                                              ('train_fpn', _FPN),
                                              ('train_mask_rcnn', _MASK_RCNN),
+                                             ('train_fcis', _FCIS),
                                              ('train_yolo', _YOLO)])
 def test_runs_with_the_same_seed_are_bit_identical(load_script, tmp_path, script, options):
     module = load_script(script)
