@@ -43,7 +43,13 @@ a Python loop over every output element on the CPU: 300 would take some twenty m
 - ``target/*``: ``ProposalTargetCreator()`` (its defaults) of 200 regions jittered around three
   boxes of random blobs on a 60x80 image, with NumPy's global state seeded by
   ``target/seed``: ``target/inputs/*`` and ``target/sample_roi``, ``gt_roi_mask``,
-  ``gt_roi_label``, ``gt_roi_loc`` (``mask_size`` 21).
+  ``gt_roi_label``, ``gt_roi_loc`` (``mask_size`` 21);
+- ``train/*``: ``FCISTrainChain`` of the model with ``roi_size`` 7, without ``iter2`` and with
+  50 proposals in training too, sampling 32 regions, on the prepared image with three random
+  blobs as objects (``train/mask``, ``train/label``, ``train/bbox``, ``train/scale``), NumPy's
+  global state seeded by ``train/seed``: the loss and its parts (``train/loss``,
+  ``train/rpn_loc_loss``...). Not its gradients: ChainerCV's backward on the CPU gives NaN
+  for every parameter here.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ ROI_STEP = 3
 N_TEST_POST_NMS = 50
 SIZE = (60, 80)
 TARGET_SEED = 5
+TRAIN_SEED = 13
 FEATURE_SCALE = 1e-3
 SCALED = ('rpn/conv1/W', 'head/conv1/W')
 
@@ -142,6 +149,44 @@ def _targets(creator_class) -> dict:
             'target/gt_roi_loc': gt_roi_loc.astype(numpy.float32)}
 
 
+def _train_loss(FCISResNet101, FCISTrainChain, ProposalTargetCreator, fill, img) -> dict:
+    """The loss of ``FCISTrainChain`` (``train`` on, one image: the fixture's, prepared, with
+    three blobs as its objects) for a model of ``roi_size`` 7 (of the same parameters; a
+    ninth of the pooled bins, which ChainerCV's CPU pooling visits one by one in Python)
+    without ``iter2``, 50 proposals and 32 sampled regions, NumPy's global state seeded by
+    ``TRAIN_SEED``."""
+    import chainer
+
+    model = FCISResNet101(n_fg_class=20, min_size=MIN_SIZE, max_size=MAX_SIZE, roi_size=7,
+                          iter2=False,
+                          proposal_creator_params={**FCISResNet101.proposal_creator_params,
+                                                   'n_train_post_nms': N_TEST_POST_NMS})
+    fill(model)
+    x = model.prepare(img)
+    rng = numpy.random.RandomState(17)
+    y, xx = numpy.mgrid[:x.shape[1], :x.shape[2]]
+    masks = []
+    for cy, cx, ry, rx in ((80, 90, 50, 60), (160, 230, 40, 70), (120, 160, 90, 40)):
+        masks.append(((y - cy) / ry) ** 2 + ((xx - cx) / rx) ** 2
+                     + rng.uniform(-.2, .2, x.shape[1:]) < 1)
+    mask = numpy.array(masks)
+    bbox = _boxes_of(mask)
+    label = numpy.array([3, 11, 19], numpy.int32)
+    scale = numpy.array([x.shape[1] / img.shape[1]], numpy.float32)
+    chain = FCISTrainChain(model, proposal_target_creator=ProposalTargetCreator(n_sample=32))
+    reporter = chainer.Reporter()
+    reporter.add_observer('main', chain)
+    observation = {}
+    numpy.random.seed(TRAIN_SEED)
+    with reporter.scope(observation), chainer.using_config('train', True):
+        chain(x[None], mask[None], label[None], bbox[None], scale)
+    out = {'train/seed': numpy.int32(TRAIN_SEED), 'train/mask': mask, 'train/label': label,
+           'train/bbox': bbox, 'train/scale': scale}
+    for key, value in observation.items():
+        out[f'train/{key[len("main/"):]}'] = numpy.float32(value.array)
+    return out
+
+
 def main() -> None:
     # ChainerCV 0.13.1 predates NumPy 1.24
     numpy.bool = bool
@@ -149,6 +194,7 @@ def main() -> None:
     import chainer
     from chainercv.experimental.links.model.fcis import (
         FCISResNet101,
+        FCISTrainChain,
         ProposalTargetCreator,
         mask_voting,
     )
@@ -159,14 +205,17 @@ def main() -> None:
                  'make_chainercv_yolo_fixtures')
     parity = _load(os.path.join(ROOT, 'vision', 'utils', 'testing', 'parity.py'), 'parity')
 
+    def fill(model):
+        segmentation.fill_by_rule(parity, model)
+        params = dict(model.namedparams())
+        for name in SCALED:
+            params['/' + name].array *= FEATURE_SCALE
+
     model = FCISResNet101(n_fg_class=20, min_size=MIN_SIZE, max_size=MAX_SIZE,
                           proposal_creator_params={**FCISResNet101.proposal_creator_params,
                                                    'n_test_post_nms': N_TEST_POST_NMS})
     yolo._write_tsv(TSV, model)
-    segmentation.fill_by_rule(parity, model)
-    params = dict(model.namedparams())
-    for name in SCALED:
-        params['/' + name].array *= FEATURE_SCALE
+    fill(model)
     img = numpy.random.RandomState(SEED).uniform(0, 255, SHAPE).astype(numpy.float32)
     x = model.prepare(img)[None]
     with chainer.using_config('train', False), chainer.no_backprop_mode():
@@ -189,6 +238,7 @@ def main() -> None:
                 'predict/thresholds': numpy.array(thresholds, numpy.float64)})
     out.update(_voting(mask_voting))
     out.update(_targets(ProposalTargetCreator))
+    out.update(_train_loss(FCISResNet101, FCISTrainChain, ProposalTargetCreator, fill, img))
     numpy.savez_compressed(OUT, **out)
     for key, value in out.items():
         print(key, numpy.shape(value), numpy.asarray(value).dtype)

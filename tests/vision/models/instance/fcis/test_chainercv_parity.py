@@ -10,36 +10,18 @@ import numpy
 import pytest
 
 import framework
-from framework.serializers import NpzDeserializer
-from vision.models import FCISResNet101
-from vision.utils.testing.parity import model_shapes, rule_npz_state, tsv_shapes
+from vision.utils.testing.parity import model_shapes, tsv_shapes
 
-from .conftest import DATA
-
-TSV = DATA / 'chainercv_fcis_resnet101_params.tsv'
-
-
-def _model(fixture, **kwargs) -> FCISResNet101:
-    return FCISResNet101(n_fg_class=20, min_size=int(fixture['min_size']),
-                         max_size=int(fixture['max_size']),
-                         proposal_creator_params={
-                             'n_test_post_nms': int(fixture['n_test_post_nms'])}, **kwargs)
+from .conftest import TSV, chainercv_image, chainercv_model
 
 
 def test_the_parameters_are_chainercvs(chainercv_fcis):
-    assert model_shapes(_model(chainercv_fcis)) == tsv_shapes(TSV)
+    assert model_shapes(chainercv_model(chainercv_fcis, weights=False)) == tsv_shapes(TSV)
 
 
 @pytest.fixture(scope='module')
 def model_and_image(chainercv_fcis):
-    model = _model(chainercv_fcis)
-    state = rule_npz_state(TSV)
-    for name in chainercv_fcis['scaled']:
-        state[str(name)] = state[str(name)] * chainercv_fcis['feature_scale']
-    NpzDeserializer(state, ignore_names=lambda key: key.endswith('/N')).load(model)
-    img = numpy.random.RandomState(int(chainercv_fcis['seed'])).uniform(
-        0, 255, tuple(chainercv_fcis['shape'])).astype(numpy.float32)
-    return model, img
+    return chainercv_model(chainercv_fcis), chainercv_image(chainercv_fcis)
 
 
 def _assert_close(actual, expected, rtol=1e-3, atol=1e-4):

@@ -1,7 +1,8 @@
-"""FCISTrainChain on a small FCIS ResNet-101: reported parts that add up to the loss, gradients
+"""FCISTrainChain: ChainerCV's loss for the fixture's model (NumPy's global state
+seeded alike); on a small FCIS ResNet-101, reported parts that add up to the loss, gradients
 in the layers that train and none in the frozen ones (``conv1``, ``res2``), a loss that
 decreases over a few steps on one synthetic image, and a head that pools twice refused. The
-anchors are of 16 to 48 pixels, so that some lie inside the 64x85 image."""
+small model's anchors are of 16 to 48 pixels, so that some lie inside the 64x85 image."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 
 import framework
 from framework import optimizers
-from vision.models.instance.fcis import FCISTrainChain
+from vision.models.instance.fcis import FCISTrainChain, ProposalTargetCreator
 
-from .conftest import small_fcis
+from .conftest import chainercv_image, chainercv_model, small_fcis
 
 PARTS = ('rpn_loc_loss', 'rpn_cls_loss', 'roi_loc_loss', 'roi_cls_loss', 'roi_mask_loss')
 
@@ -38,6 +39,29 @@ def _loss(chain, batch):
     with reporter.scope(observation):
         loss = chain(*batch)
     return loss, {key[len('main/'):]: float(value.array) for key, value in observation.items()}
+
+
+def test_the_loss_is_chainercvs(chainercv_fcis):
+    """``make_chainercv_fcis_fixtures.py``'s ``train/*``: the same proposals, the same draws of
+    regions and anchors from NumPy's global state, the same loss (ChainerCV's gradients are
+    NaN there, so only ours are checked: finite)."""
+    f = chainercv_fcis
+    model = chainercv_model(f, roi_size=7, iter2=False,
+                            proposal_creator_params={'n_train_post_nms':
+                                                     int(f['n_test_post_nms'])})
+    chain = FCISTrainChain(model, proposal_target_creator=ProposalTargetCreator(n_sample=32))
+    x = model.prepare(chainercv_image(f))
+    numpy.random.seed(int(f['train/seed']))
+    with framework.using_config('train', True):
+        loss, parts = _loss(chain, (x[None], f['train/mask'][None], f['train/label'][None],
+                                    f['train/bbox'][None], f['train/scale']))
+    for key in ('loss',) + PARTS:
+        numpy.testing.assert_allclose(parts[key], f[f'train/{key}'], rtol=1e-4, err_msg=key)
+    model.cleargrads()
+    loss.backward()
+    for name in ('head/cls_seg/W', 'head/conv1/W', 'rpn/loc/W', 'extractor/res3/a/conv1/conv/W'):
+        grad = dict(model.namedparams())['/' + name].grad
+        assert numpy.isfinite(grad).all() and numpy.abs(grad).sum() > 0, name
 
 
 def test_the_parts_add_up_and_the_frozen_layers_get_no_gradient():
