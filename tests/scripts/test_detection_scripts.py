@@ -125,7 +125,7 @@ def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
 @pytest.mark.parametrize('script, warmup, warmup_rate', [
     ('train_ssd', 0, 0), ('train_faster_rcnn', 0, 0), ('train_fpn', 500, 1 / 3),
     ('train_mask_rcnn', 500, 1 / 3), ('train_light_head_rcnn', 500, 1 / 3),
-    ('train_yolo', 518, 0)])
+    ('train_fcis', 0, 0), ('train_yolo', 518, 0)])
 def test_every_detector_warms_up_as_its_recipe_unless_told(load_script, script, warmup,
                                                            warmup_rate):
     module = load_script(script)
