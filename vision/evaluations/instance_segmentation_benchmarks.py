@@ -107,8 +107,8 @@ class COCO2017Val(InstanceSegmentationBenchmark):
 
 
 class SBDVal(_VOCMetric):
-    """SBD val (ChainerCV's split: the 2,857 images of SBD in VOC 2012 val, 20 classes):
-    ChainerCV's protocol, VOC's mask mAP at IoU 0.5 with the 11-point metric."""
+    """SBD val (ChainerCV's split: the 5,732 images of SBD outside its train_noval list, 20
+    classes): ChainerCV's protocol, VOC's mask mAP at IoU 0.5 with the 11-point metric."""
 
     name = 'sbd'
     title = 'SBD val'
