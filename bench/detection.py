@@ -67,7 +67,7 @@ IMAGE = os.path.join(ROOT, 'tests', 'data', 'chainercv_faster_rcnn_vgg16.npz')
 MODELS = ('ssd300', 'faster_rcnn', 'fpn', 'yolo_v3')
 TASKS = ('predict', 'train')
 N_FG_CLASS = 20
-_STATIC = ', hybridized'
+STATIC = ', hybridized'
 _FPN = 'Faster R-CNN FPN ResNet-50 800px'
 # RGB: the ImageNet means SSD300 subtracts.
 _SSD_MEAN = numpy.array((123, 117, 104), numpy.float32)[:, None, None]
@@ -75,7 +75,7 @@ _SSD_INSIZE = 300
 _GT_PER_IMAGE = 3
 
 
-def _rule_array():
+def parity_rule():
     """``rule_array`` of vision/utils/testing/parity.py, loaded by its path (a peer's
     interpreter has no ``vision``)."""
     spec = importlib.util.spec_from_file_location(
@@ -121,7 +121,7 @@ def _timed(fn, repeat: int, count=None, sync=None) -> dict:
     return {'seconds': seconds, 'detections': None if count is None else count(result)}
 
 
-def _filled(model, rule_array, img):
+def filled(model, rule_array, img):
     """``model`` with every parameter filled by the parity rule from its name (a first
     ``predict`` creates the parameters a link leaves to its first call; a grey image when the
     first leaves a head uncalled, as a two-stage detector without proposals does)."""
@@ -158,14 +158,14 @@ def _count(result) -> int:
     return sum(len(bbox) for bbox in result[0])
 
 
-def _predict_rows(model, title: str, batches, settings, hybridizes: bool) -> dict:
+def predict_rows(model, title: str, batches, settings, hybridizes: bool) -> dict:
     imgs = images(max(batches))
     rows = {}
     for static in (False, True) if hybridizes else (False,):
         if static:
             model.hybridize()
         for batch in batches:
-            rows[f'{title} predict, batch {batch}' + (_STATIC if static else '')] = _timed(
+            rows[f'{title} predict, batch {batch}' + (STATIC if static else '')] = _timed(
                 lambda batch=batch: model.predict(imgs[:batch]), settings.repeat, _count)
     if hybridizes:
         model.hybridize(False)
@@ -215,7 +215,7 @@ def bench_chainer_api(name: str, settings) -> dict:
     """Ours (``name`` ``'ours'``) or ChainerCV's rows: predict, then a training iteration."""
     lib = _library(name)
     numpy.random.seed(0)  # the initial weights, before the rule: the same every run
-    rule_array = _rule_array()
+    rule_array = parity_rule()
     img = images(1)[0]
     rows = {}
     device = None
@@ -223,38 +223,38 @@ def bench_chainer_api(name: str, settings) -> dict:
         from framework import backend
         device = backend.get_device(settings.device)
     if 'ssd300' in settings.models:
-        model = _filled(lib.SSD300(n_fg_class=N_FG_CLASS), rule_array, img)
+        model = filled(lib.SSD300(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
         if device is not None:
             model.to_device(device)
         if 'predict' in settings.tasks:
-            rows.update(_predict_rows(model, 'SSD300', settings.batch, settings,
+            rows.update(predict_rows(model, 'SSD300', settings.batch, settings,
                                       lib.hybridizes))
         if 'train' in settings.tasks:
             rows[f'SSD300 training iteration, batch {settings.train_batch}'] = _train_ssd(
                 lib, model, settings.train_batch, settings.repeat, device)
     if 'faster_rcnn' in settings.models:
-        model = _filled(lib.FasterRCNNVGG16(n_fg_class=N_FG_CLASS), rule_array, img)
+        model = filled(lib.FasterRCNNVGG16(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
         if device is not None:
             model.to_device(device)
         if 'predict' in settings.tasks:
-            rows.update(_predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
+            rows.update(predict_rows(model, 'Faster R-CNN', [1], settings, lib.hybridizes))
         if 'train' in settings.tasks:
             rows['Faster R-CNN training iteration, batch 1'] = _train_faster_rcnn(
                 lib, model, settings.repeat)
     if 'fpn' in settings.models and 'predict' in settings.tasks:
-        model = _filled(lib.FasterRCNNFPNResNet50(n_fg_class=N_FG_CLASS), rule_array, img)
+        model = filled(lib.FasterRCNNFPNResNet50(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
         if device is not None:
             model.to_device(device)
-        rows.update(_predict_rows(model, _FPN, [1], settings, lib.hybridizes))
+        rows.update(predict_rows(model, _FPN, [1], settings, lib.hybridizes))
     if 'yolo_v3' in settings.models and 'predict' in settings.tasks:
-        model = _filled(lib.YOLOv3(n_fg_class=N_FG_CLASS), rule_array, img)
+        model = filled(lib.YOLOv3(n_fg_class=N_FG_CLASS), rule_array, img)
         model.use_preset(settings.preset)
         if device is not None:
             model.to_device(device)
-        rows.update(_predict_rows(model, 'YOLOv3 416', settings.batch, settings,
+        rows.update(predict_rows(model, 'YOLOv3 416', settings.batch, settings,
                                   lib.hybridizes))
     return rows
 
@@ -277,28 +277,28 @@ def bench_torchvision(settings) -> dict:
         "torchvision's PyTorch fallback")
     torch.set_num_threads(settings.threads)
     device, sync = harness.torch_device(torch, settings.device)
-    rule_array = _rule_array()
+    rule_array = parity_rule()
     imgs = [torch.from_numpy(img / 255).to(device) for img in images(max(settings.batch))]
     detection = torchvision.models.detection
     rows = {}
     if 'ssd300' in settings.models:
-        model = _torch_filled(torch, rule_array, detection.ssd300_vgg16(
+        model = torch_filled(torch, rule_array, detection.ssd300_vgg16(
             weights=None, weights_backbone=None, num_classes=N_FG_CLASS + 1)).to(device)
         model.nms_thresh, model.score_thresh = settings.ssd_thresh
         for batch in settings.batch:
-            rows[f'SSD300 predict, batch {batch}'] = _torch_predict(
+            rows[f'SSD300 predict, batch {batch}'] = torch_predict(
                 torch, model, imgs[:batch], settings.repeat, sync)
     if 'fpn' in settings.models:
-        model = _torch_filled(torch, rule_array, detection.fasterrcnn_resnet50_fpn(
+        model = torch_filled(torch, rule_array, detection.fasterrcnn_resnet50_fpn(
             weights=None, weights_backbone=None, num_classes=N_FG_CLASS + 1)).to(device)
         model.roi_heads.nms_thresh, model.roi_heads.score_thresh = settings.fpn_thresh
-        rows[f'{_FPN} predict, batch 1'] = _torch_predict(torch, model, imgs[:1],
+        rows[f'{_FPN} predict, batch 1'] = torch_predict(torch, model, imgs[:1],
                                                          settings.repeat, sync)
     return {'rows': rows, 'about': f'{harness.about_torch()}, nms: {nms}, '
                                    f'roi_align: {roi_align}'}
 
 
-def _torch_filled(torch, rule_array, model):
+def torch_filled(torch, rule_array, model):
     """``model`` in ``eval()`` with every floating tensor of its state filled by the rule."""
     with torch.no_grad():
         for name, tensor in model.state_dict().items():
@@ -307,7 +307,7 @@ def _torch_filled(torch, rule_array, model):
     return model.eval()
 
 
-def _torch_predict(torch, model, imgs, repeat: int, sync) -> dict:
+def torch_predict(torch, model, imgs, repeat: int, sync) -> dict:
     """The best time of ``model(imgs)``, its detections, and the time of that call in the
     NumPy port of torchvision's ``nms``."""
     import torchvision_cpu_nms
@@ -361,13 +361,15 @@ def _cell(row: dict | None) -> str:
     return f'{row["seconds"] * 1e3:>11.0f}ms{dets:>6}'
 
 
-def print_table(ours: dict, peers: dict) -> None:
-    print(f'{"":<46}{"ours":>13}{"dets":>6}'
+def print_table(ours: dict, peers: dict, width: int = 46) -> None:
+    """Our rows beside the peers' of the same label: time, detections, ratio (peer / ours);
+    ``width``: that of the labels' column."""
+    print(f'{"":<{width}}{"ours":>13}{"dets":>6}'
           + ''.join(f'{name:>13}{"dets":>6}{"ratio":>7}' for name in peers))
     for label, row in ours.items():
-        line = f'{label:<46}{_cell(row)}'
+        line = f'{label:<{width}}{_cell(row)}'
         for peer in peers.values():
-            theirs = peer['rows'].get(label.removesuffix(_STATIC))
+            theirs = peer['rows'].get(label.removesuffix(STATIC))
             line += _cell(theirs) + (f'{theirs["seconds"] / row["seconds"]:>7.2f}' if theirs
                                      else f'{"":>7}')
         print(line)

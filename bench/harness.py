@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -83,10 +84,34 @@ def print_blas() -> None:
                   'for published figures')
 
 
-def run_child(python: str, argv: list[str]):
-    """What a child process ``python argv...`` prints, as JSON; its errors go to ours."""
+def peak_rss() -> int:
+    """The peak resident memory of this process so far, in bytes (``ru_maxrss``: KiB on
+    Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == 'darwin' else peak * 1024
+
+
+def print_memory(found: dict) -> None:
+    """A row for each process of ``found`` (name -> ``{'before', 'after'[, 'pool']}``, in
+    bytes): its peak resident memory before and after the call measured, and the framework's
+    memory pool where given."""
+    width = max(12, *(len(name) + 1 for name in found))
+    print(f'{"":<{width}}{"before":>10}{"after":>10}{"pool":>10}')
+    for name, row in found.items():
+        pool = f'{row["pool"] / 2 ** 20:>8.0f}MB' if 'pool' in row else f'{"-":>10}'
+        print(f'{name:<{width}}{row["before"] / 2 ** 20:>8.0f}MB{row["after"] / 2 ** 20:>8.0f}MB'
+              + pool)
+
+
+def run_child(python: str, argv: list[str], path: str | None = None):
+    """What a child process ``python argv...`` prints, as JSON; its errors go to ours.
+    ``path``: a folder put first on the child's ``PYTHONPATH``."""
+    env = None
+    if path:
+        env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
+            filter(None, (path, os.environ.get('PYTHONPATH'))))}
     return json.loads(subprocess.run([python, *argv], check=True, stdout=subprocess.PIPE,
-                                     text=True).stdout)
+                                     text=True, env=env).stdout)
 
 
 def peer_python(name: str, module: str, option: str, given: str | None) -> str | None:

@@ -45,7 +45,6 @@ import argparse
 import importlib.util
 import json
 import os
-import resource
 import sys
 import tempfile
 import types
@@ -226,10 +225,9 @@ def peak_memory(name: str) -> dict:
         PSPNetResNet50 = _chainer_models(name)['pspnet']
     model = PSPNetResNet50(**MEMORY_KWARGS)
     img = image(MEMORY_SIZE)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    before = harness.peak_rss()
     model.predict([img])
-    result = {'before': before,
-              'after': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    result = {'before': before, 'after': harness.peak_rss()}
     if name == 'ours':
         result['pool'] = memory.get_pool().total_bytes()
     return result
@@ -284,12 +282,9 @@ def print_memory(args) -> None:
         runs['chainercv'] = python
     print(f'PSPNetResNet50{MEMORY_KWARGS} predict of one {MEMORY_SIZE[1]}x{MEMORY_SIZE[0]} '
           'image, peak resident memory (ru_maxrss)')
-    print(f'{"":<12}{"before":>10}{"after":>10}{"pool":>10}')
-    for name, python in runs.items():
-        found = harness.run_child(python, [os.path.abspath(__file__), '--memory-only', name])
-        pool = f'{found["pool"] / 2 ** 20:>8.0f}MB' if 'pool' in found else f'{"-":>10}'
-        print(f'{name:<12}{found["before"] / 2 ** 20:>8.0f}MB{found["after"] / 2 ** 20:>8.0f}MB'
-              + pool)
+    harness.print_memory({name: harness.run_child(python, [os.path.abspath(__file__),
+                                                           '--memory-only', name])
+                          for name, python in runs.items()})
 
 
 def main(argv=None) -> None:
