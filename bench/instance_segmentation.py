@@ -105,7 +105,10 @@ def _model(name: str, settings):
     for link in model.mask_head.links():
         if getattr(link, 'W', None) is not None and link.W.array is None:
             link._initialize_params(_MASK_HEAD_CHANNELS)
-    model = detection.filled(model, detection.parity_rule(), detection.images(1)[0])
+    # ChainerCV's first predict, which makes its parameters, runs on its initial weights:
+    # whatever its softmax and boxes do there is of no account.
+    with numpy.errstate(over='ignore', invalid='ignore'):
+        model = detection.filled(model, detection.parity_rule(), detection.images(1)[0])
     # The rule's head outputs are too large for ChainerCV: class logits of up to 86 overflow its
     # softmax (exp unshifted) into NaN scores, and box offsets of up to 190 move boxes off the
     # image, where its clipping leaves them of negative size and its mask pasting fails. Both
