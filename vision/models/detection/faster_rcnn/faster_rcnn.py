@@ -16,7 +16,7 @@ from vision.models.detection.faster_rcnn.utils.loc2bbox import loc2bbox
 from vision.models.detection.faster_rcnn.utils.suppress_per_class import suppress_per_class
 from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
-from vision.utils.image.as_image import as_image
+from vision.utils.image import as_rgb_or_gray
 
 
 class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
@@ -152,10 +152,7 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
         """
         bboxes, labels, scores = [], [], []
         for i, img in enumerate(imgs):
-            img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
-                                 f'or 1 (grayscale) channels, but got shape {img.shape}')
+            img = as_rgb_or_gray(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
             bbox, label, score = self._detect(img)
             bboxes.append(bbox)
             labels.append(label)

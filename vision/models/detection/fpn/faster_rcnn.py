@@ -13,7 +13,7 @@ from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.models.detection.threshold_presets import ThresholdPresets
 from vision.transforms import resize
-from vision.utils.image.as_image import as_image
+from vision.utils.image import as_rgb_or_gray
 
 
 class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
@@ -193,11 +193,7 @@ class FasterRCNN(ThresholdPresets, Hybridizable, Chain):
 
     def _check_image(self, i: int, img) -> numpy.ndarray:
         """``imgs[i]`` of :meth:`predict` as an image of 1 or 3 channels, or the error."""
-        img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
-        if img.shape[0] not in (1, 3):
-            raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
-                             f'or 1 (grayscale) channels, but got shape {img.shape}')
-        return img
+        return as_rgb_or_gray(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
 
     def _detect(self, img: numpy.ndarray) -> tuple:
         """The levels, the scale and the detections of one image: ``(hs, scale, bbox, label,

@@ -14,7 +14,7 @@ from framework.graph.hybridizable import Hybridizable
 from framework.links import Chain
 from vision.models.instance.fcis.mask_voting import mask_voting
 from vision.transforms import resize
-from vision.utils.image.as_image import as_image
+from vision.utils.image import as_rgb_or_gray
 
 
 class FCIS(Hybridizable, Chain):
@@ -177,10 +177,7 @@ class FCIS(Hybridizable, Chain):
         """
         masks, labels, scores = [], [], []
         for i, img in enumerate(imgs):
-            img = as_image(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
-            if img.shape[0] not in (1, 3):
-                raise ValueError(f'{type(self).__name__}.predict: imgs[{i}] must have 3 (RGB) '
-                                 f'or 1 (grayscale) channels, but got shape {img.shape}')
+            img = as_rgb_or_gray(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
             mask, label, score = self._segment(img)
             masks.append(mask)
             labels.append(label)

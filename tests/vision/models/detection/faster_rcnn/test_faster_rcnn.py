@@ -82,7 +82,8 @@ def test_no_images_give_empty_lists(tiny_faster_rcnn):
 
 @pytest.mark.parametrize('shape', [(4, 32, 32), (2, 32, 32)])
 def test_other_channel_counts_are_refused(tiny_faster_rcnn, shape):
-    with pytest.raises(ValueError, match=r'imgs\[0\] must have 3 \(RGB\) or 1 \(grayscale\)'):
+    with pytest.raises(ValueError,
+                       match=r'imgs\[0\] must have 3 channels \(RGB\) or 1 \(grayscale\)'):
         tiny_faster_rcnn().predict([numpy.zeros(shape, numpy.float32)])
 
 

@@ -122,7 +122,8 @@ def test_images_smaller_than_the_coarsest_stride_are_padded_to_it():
 
 @pytest.mark.parametrize('shape', [(4, 32, 32), (2, 32, 32)])
 def test_other_channel_counts_are_refused(model, shape):
-    with pytest.raises(ValueError, match=r'imgs\[0\] must have 3 \(RGB\) or 1 \(grayscale\)'):
+    with pytest.raises(ValueError,
+                       match=r'imgs\[0\] must have 3 channels \(RGB\) or 1 \(grayscale\)'):
         model.predict([numpy.zeros(shape, numpy.float32)])
 
 

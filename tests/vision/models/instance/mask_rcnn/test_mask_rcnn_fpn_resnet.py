@@ -89,7 +89,8 @@ def test_an_image_without_objects_gives_empty_masks(model):
 
 def test_images_are_checked_and_none_give_empty_lists(model):
     assert model.predict([]) == ([], [], [])
-    with pytest.raises(ValueError, match=r'imgs\[0\] must have 3 \(RGB\) or 1 \(grayscale\)'):
+    with pytest.raises(ValueError,
+                       match=r'imgs\[0\] must have 3 channels \(RGB\) or 1 \(grayscale\)'):
         model.predict([numpy.zeros((2, 32, 32), numpy.float32)])
 
 
