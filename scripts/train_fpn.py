@@ -21,7 +21,12 @@ ImageNet weights on COCO and VOC (``--pretrained-model imagenet``); on shapes, o
 the frozen batch normalizations keep their initial statistics and normalize nothing, so the
 features of a random ResNet reach the thousands. FPN of ``--base-channels 4`` on shapes scaled
 to 128 pixels, batches of 2, gives NaN within 50 iterations from 3e-3, reaches an mAP of 0.055
-in 800 iterations from 1e-3, and 0.009 in 1000 from 1e-4.
+in 800 iterations from 1e-3, and 0.009 in 1000 from 1e-4. A ResNet classifier trained on
+shapes with the FPN's arch gives the extractor and its batch normalizations a real start
+(``--pretrained-model`` its ``model.npz``): ``train_imagenet.py --dataset shapes --model
+resnet50 --base-channels 8 --arch he --size 64 --epoch 5 --lr 0.1`` (validation accuracy 0.70),
+then the second usage line below reaches an mAP of 0.355, 0.444, 0.499, 0.578, 0.567 and 0.583
+at iterations 500 to 3000 (the last 2000 at 1.5 iterations a second, two BLAS threads).
 
 The random flips are seeded by ``--seed`` (each loader process seeds them for each image from
 it and the image's number; with ``--loaderjob 0`` the script seeds Python's global generator),
@@ -42,8 +47,9 @@ last snapshot.
 Usage::
 
     python scripts/train_fpn.py --dataset coco
-    python scripts/train_fpn.py --dataset shapes --base-channels 4 --size 64 --batchsize 2 \\
-        --min-size 128 --max-size 128 --lr 1e-3 --iteration 3000 --step 2400 --eval-interval 500
+    python scripts/train_fpn.py --dataset shapes --base-channels 8 --size 128 --batchsize 4 \\
+        --pretrained-model CLASSIFIER/model.npz --min-size 128 --max-size 128 --lr 0.005 \\
+        --iteration 3000 --step 2400 --eval-interval 500 --n-val 100
     mpiexec -n 2 python scripts/train_fpn.py --communicator flat --dataset coco
 """
 
