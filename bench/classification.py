@@ -18,7 +18,10 @@ v1.5: stride on the 3x3 convolutions), with ``torch.optim.SGD(momentum=0.9)``. C
     python bench/classification.py --device @cupy:0 --batch 1 32 --train-batch 32
 
 On a GPU (``--device @cupy:0``) PyTorch runs on CUDA (the same GPU) and Chainer is left out;
-each timed run ends with the device's synchronization.
+each timed run ends with the device's synchronization. Our convolutions go to cuDNN where it
+is installed; ``--use-cudnn never`` keeps them on our own kernels, ``--cudnn-tensor-core
+always`` lets single precision use TF32 tensor cores, as PyTorch's cuDNN convolutions do by
+default (``framework.config``'s entries of the same names).
 
 Each peer runs in a child process, before ours (in one process, the OpenMP threads that torch
 leaves spinning slow NumPy's BLAS threads down tenfold): this interpreter when it can import
@@ -206,8 +209,14 @@ def main(argv=None) -> None:
     parser.add_argument('--torch-python', help='an interpreter with torch, if this one has none')
     parser.add_argument('--chainer-python',
                         help='an interpreter with chainer, if this one has none')
+    parser.add_argument('--use-cudnn', choices=('always', 'auto', 'never'), default='auto')
+    parser.add_argument('--cudnn-tensor-core', choices=('always', 'auto', 'never'),
+                        default='auto')
     parser.add_argument('--peer-only', choices=sorted(_PEERS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    import framework
+    framework.global_config.use_cudnn = args.use_cudnn
+    framework.global_config.use_cudnn_tensor_core = args.cudnn_tensor_core
     settings = (args.batch, args.train_batch, args.repeat, args.device)
     if args.peer_only:
         print(json.dumps(_PEERS[args.peer_only][1](*settings)))

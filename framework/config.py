@@ -24,6 +24,14 @@ class GlobalConfig:
         self.enable_backprop = True
         self.type_check = True
         self.debug = False
+        # On a GPU: whether convolutions go to cuDNN ('always', 'auto': when it is there,
+        # 'never'), and whether they may use tensor cores ('auto': half precision only,
+        # 'always': single precision too, in TF32; 'never'), as Chainer's entries.
+        self.use_cudnn = 'auto'
+        self.use_cudnn_tensor_core = 'auto'
+        # Whether cuDNN times every algorithm of a new convolution geometry and keeps the
+        # fastest, rather than taking its heuristics' choice (Chainer's autotune).
+        self.autotune = False
 
     def show(self) -> str:
         """Returns the configuration as ``name value`` lines."""

@@ -11,6 +11,9 @@ per-image results are summed. Pointwise kernels (1x1, no padding) need no window
 contiguous input is the matrix of each image already, multiplied without a copy.
 Half-precision operands are multiplied in single precision, which BLAS supports.
 
+On a GPU with cuDNN (:mod:`framework.cuda.cudnn`, as ``framework.config.use_cudnn`` allows)
+each of the three functions is one cuDNN call instead, where cuDNN takes the geometry.
+
 Column matrices are temporaries, often larger than everything else a convolution touches: they
 are workspace lent by the device's memory pool (:func:`framework.resources.request_workspace`),
 whose blocks are reused from call to call rather than fresh memory that the system must map
@@ -24,7 +27,7 @@ import math
 import numpy
 
 from framework import backend, resources
-from framework.cuda import is_cupy
+from framework.cuda import cudnn, is_cupy
 from framework.cuda.im2col import im2col
 from framework.utils import conv
 
@@ -63,6 +66,13 @@ def _is_channel_major(x, stride, dtype) -> bool:
     outputs of :func:`convolve` over several images are): its columns are then a view."""
     return (all(s == 1 for s in stride) and x.dtype == dtype
             and x.swapaxes(0, 1).flags.c_contiguous)
+
+
+def _use_cudnn(xp, arrays, out_shape, cover_all) -> bool:
+    """Whether cuDNN computes this convolution: a GPU's arrays, cuDNN allowed and there, and a
+    geometry it supports."""
+    return (is_cupy(xp) and cudnn.should_use_cudnn()
+            and cudnn.supports(arrays, out_shape, cover_all))
 
 
 def columns(x, ksize, stride, pad, cover_all, dilate, groups, dtype):
@@ -114,6 +124,10 @@ def convolve(x, W, stride, pad, cover_all, dilate, groups):
     ksize = W.shape[2:]
     dtype = _gemm_dtype(x.dtype, W.dtype)
     out = conv.get_conv_outsizes(x.shape[2:], ksize, stride, pad, cover_all, dilate)
+    if _use_cudnn(xp, (x, W), (n, o) + out, cover_all):
+        y = cudnn.convolution_forward(x, W, pad, stride, dilate)
+        if y is not None:
+            return y
     w = W.astype(dtype, copy=False).reshape(groups, o // groups, -1)
     if _is_pointwise(x.shape[2:], ksize, stride, pad, out) and _is_matrix(x, stride, dtype):
         y = xp.matmul(w, x.reshape(n, groups, w.shape[2], math.prod(out)))
@@ -135,9 +149,13 @@ def convolve_grad_weight(x, gy, ksize, stride, pad, cover_all, dilate, groups, w
     (no larger than the input) summed, which spares the copy of the input into columns."""
     xp = backend.get_array_module(x)
     n, o = gy.shape[:2]
+    w_shape = (o, x.shape[1] // groups) + tuple(ksize)
+    if w_dtype == x.dtype and _use_cudnn(xp, (x, gy), w_shape, cover_all):
+        gw = cudnn.convolution_backward_filter(x, gy, w_shape, pad, stride, dilate)
+        if gw is not None:
+            return gw
     dtype = _gemm_dtype(x.dtype, gy.dtype)
     gy = gy.astype(dtype, copy=False)
-    w_shape = (o, x.shape[1] // groups) + tuple(ksize)
     p = math.prod(gy.shape[2:])
     # The gradient is made in an array of its own shape (not a reshaped view), which the
     # backward pass can hand to the optimizer without a copy.
@@ -184,6 +202,13 @@ def deconvolve(x, W, stride, pad, outsize, dilate, groups):
     in_size = x.shape[2:]
     og = W.shape[1]
     ksize = W.shape[2:]
+    out_shape = (n, groups * og) + tuple(outsize)
+    # cuDNN's transposed convolutions are the adjoints of convolutions without cover_all.
+    adjoint = conv.get_conv_outsizes(outsize, ksize, stride, pad, False, dilate) == in_size
+    if adjoint and _use_cudnn(xp, (x, W), out_shape, (False,)):
+        y = cudnn.convolution_backward_data(W, x, out_shape, pad, stride, dilate)
+        if y is not None:
+            return y
     full_pad = tuple((k - 1) * d - p for k, d, p in zip(ksize, dilate, pad))
     if all(s == 1 for s in stride) and min(full_pad) >= 0:
         return convolve(x, _flipped_transpose(W, groups), stride, full_pad,

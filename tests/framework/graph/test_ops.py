@@ -192,3 +192,25 @@ def test_a_pyramid_pooling_runs_channels_last_from_end_to_end(assert_compiles):
     x = _input((2, 3, 8, 8))
     g = assert_compiles(Pyramid(), x).graph(x)
     assert len(_ops(g, ops.Transpose)) == 2  # the input's and the output's
+
+
+@pytest.mark.parametrize('batch, level, expected', [
+    (1, 'auto', False), (1, 'always', True), (2, 'auto', True), (2, 'never', False),
+])
+def test_a_convolution_goes_to_cudnn_where_it_is_the_faster(monkeypatch, batch, level,
+                                                            expected):
+    """On a GPU with cuDNN: a batch of images goes to cuDNN under 'auto', a single image's
+    convolutions only under 'always' (the graph's own kernels were the faster at batch 1)."""
+    from types import SimpleNamespace
+
+    from framework.cuda import cudnn
+    from framework.graph.graph import Value
+    monkeypatch.setattr(ops, 'is_cupy', lambda xp: True)
+    monkeypatch.setattr(cudnn, 'is_available', lambda: True)
+    W = numpy.zeros((4, 3, 3, 3), numpy.float32)
+    graph = SimpleNamespace(xp=numpy, values=[Value((batch, 3, 8, 8), numpy.float32),
+                                              Value((batch, 4, 8, 8), numpy.float32)])
+    conv = ops.Conv2D([0], [1], W, None, (1, 1), (1, 1), (1, 1), 1)
+    with framework.using_config('use_cudnn', level):
+        assert conv._uses_cudnn(graph) == expected
+        assert (conv.workspace(graph) == {}) == expected
