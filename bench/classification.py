@@ -214,13 +214,13 @@ def main(argv=None) -> None:
                         default='auto')
     parser.add_argument('--peer-only', choices=sorted(_PEERS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    import framework
-    framework.global_config.use_cudnn = args.use_cudnn
-    framework.global_config.use_cudnn_tensor_core = args.cudnn_tensor_core
     settings = (args.batch, args.train_batch, args.repeat, args.device)
     if args.peer_only:
         print(json.dumps(_PEERS[args.peer_only][1](*settings)))
         return
+    import framework
+    framework.global_config.use_cudnn = args.use_cudnn
+    framework.global_config.use_cudnn_tensor_core = args.cudnn_tensor_core
     peers = {name: _run_peer(name, getattr(args, f'{module}_python'), settings)
              for name, (module, _) in _PEERS.items()
              if args.device == '@numpy' or name == 'pytorch'}
