@@ -381,7 +381,7 @@ class _Plan:
         _check(self.lib, 'cudnnBackendCreateDescriptor', _VARIANT_PACK, ctypes.byref(pack))
         try:
             set_attribute = self.lib.cudnnBackendSetAttribute
-            uids = (ctypes.c_int64 * 3)(1, 2, 3)
+            uids = (ctypes.c_int64 * 3)(_UIDS['x'], _UIDS['w'], _UIDS['y'])
             data = (ctypes.c_void_p * 3)(pointers['x'], pointers['w'], pointers['y'])
             space = ctypes.c_void_p(None if workspace is None else workspace.data.ptr)
             for name, kind, count, values in ((_PACK_UIDS, _T_INT64, 3, uids),
