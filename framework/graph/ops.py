@@ -25,6 +25,12 @@ from framework.utils.conv import WindowGeometry
 
 #: The layout of a channels-last convolution's columns: a row per output position.
 _NHWC_COLUMNS = ('n', 'oy', 'ox', 'ky', 'kx', 'c')
+#: On the CPU, the most bytes of a convolution's columns made at once: larger column matrices
+#: are made and multiplied a band of output rows at a time, so that each band is still in the
+#: cache when the product reads it.
+BAND_BYTES = 16 << 20
+#: ... as long as a band keeps this many output positions (rows of the product).
+MIN_BAND_POSITIONS = 4096
 
 
 def _output(xp, out, shape, dtype):
@@ -88,6 +94,7 @@ class Conv2D(Op):
         self._matrix = None
         self._geometry = None
         self._cudnn = None
+        self._band_rows = None
 
     @property
     def residual(self) -> bool:
@@ -142,6 +149,11 @@ class Conv2D(Op):
         needs['col'] = rows * k * itemsize
         if self.groups > 1:
             needs['gemm'] = rows * o * itemsize
+        elif (not is_cupy(graph.xp) and needs['col'] > BAND_BYTES
+              and BAND_BYTES // (k * itemsize) >= MIN_BAND_POSITIONS
+              and not (self._pointwise(geometry) and self.stride == (1, 1))):
+            self._band_rows = max(1, min(oh, BAND_BYTES // (ow * k * itemsize)))
+            needs['col'] = self._band_rows * ow * k * itemsize
         return needs
 
     def prepare(self, graph):
@@ -175,6 +187,8 @@ class Conv2D(Op):
             self._cudnn_convolution(xp, x.transpose(0, 3, 1, 2), y.transpose(0, 3, 1, 2))
         elif self._depthwise:
             self._depthwise_sum(xp, geometry, x, y, workspace)
+        elif self._band_rows:
+            self._banded_product(xp, geometry, x, y, workspace)
         else:
             col = self._columns(xp, geometry, x, workspace)
             g = self.groups
@@ -202,6 +216,23 @@ class Conv2D(Op):
                                      out=y) is None:
             xp.copyto(y, _kernels.convolve(x, self.W, self.stride, self.pad, (False, False),
                                            self.dilate, self.groups))
+
+    def _banded_product(self, xp, geometry, x, y, workspace):
+        """``y = columns(x) @ W`` a band of ``_band_rows`` output rows of an image at a time
+        (NumPy, one group): each band's columns are multiplied while they are in the cache,
+        and the workspace holds one band."""
+        if self._pointwise(geometry):
+            windows = geometry.at_offset(x, (0, 0), 1)[..., None, None, :]
+        else:
+            windows = geometry.windows(_padded(geometry, x, workspace, 0), 1)
+        n, oh, ow, o = y.shape
+        for i in range(n):
+            for top in range(0, oh, self._band_rows):
+                band = windows[i, top:top + self._band_rows]
+                col = block_view(workspace['col'], band.shape, x.dtype)
+                xp.copyto(col, band)
+                xp.matmul(col.reshape(band.shape[0] * ow, -1), self._matrix[0],
+                          out=y[i, top:top + band.shape[0]].reshape(-1, o))
 
     def _columns(self, xp, geometry, x, workspace):
         """The windows of ``x`` as rows, ``(N * oh * ow, kh * kw * C)`` (``x`` itself for a

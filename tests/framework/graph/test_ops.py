@@ -53,6 +53,41 @@ def test_convolution_geometry(ksize, stride, pad, dilate, groups, channels, asse
         assert (conv.b is None) == nobias and conv.groups == groups
 
 
+@pytest.mark.parametrize('ksize, stride, pad, dilate', [(3, 1, 1, 1), (3, 2, 1, 1), (1, 2, 0, 1),
+                                                 (3, 1, 2, 2), (5, 1, 2, 1)])
+def test_large_columns_are_made_a_band_of_rows_at_a_time(ksize, stride, pad, dilate,
+                                                          monkeypatch, assert_compiles):
+    """Columns larger than BAND_BYTES are made and multiplied a band of output rows at a time
+    (here bands of 2 rows, and of 1 where a row's columns pass the limit alone), with the
+    results of the whole product and a workspace of one band."""
+    rng = numpy.random.RandomState(ksize + stride)
+    W = rng.standard_normal((4, 3, ksize, ksize)).astype(numpy.float32)
+    b = rng.standard_normal(4).astype(numpy.float32)
+    x = _input((2, 3, 10, 11))
+    conv = functools.partial(F.convolution_2d, W=W, b=b, stride=stride, pad=pad, dilate=dilate)
+    monkeypatch.setattr(ops, 'MIN_BAND_POSITIONS', 1)
+    for row_bands in (2, 0.5):
+        out_w = (11 + 2 * pad - dilate * (ksize - 1) - 1) // stride + 1
+        monkeypatch.setattr(ops, 'BAND_BYTES', int(row_bands * out_w * 3 * ksize ** 2 * 4))
+        fast = assert_compiles(conv, x)
+        op, = _ops(fast.graph(x), ops.Conv2D)
+        assert op._band_rows == max(1, int(row_bands))
+        assert op.workspace(fast.graph(x))['col'] == op._band_rows * out_w * 3 * ksize ** 2 * 4
+
+
+def test_a_band_too_thin_for_an_efficient_product_is_not_made(monkeypatch, assert_compiles):
+    """Where BAND_BYTES holds fewer than MIN_BAND_POSITIONS rows of columns (long windows:
+    many channels, large kernels), the product stays whole."""
+    W = numpy.random.RandomState(0).standard_normal((4, 3, 3, 3)).astype(numpy.float32)
+    x = _input((2, 3, 10, 11))
+    monkeypatch.setattr(ops, 'BAND_BYTES', 2 * 11 * 27 * 4)
+    monkeypatch.setattr(ops, 'MIN_BAND_POSITIONS', 23)
+    fast = assert_compiles(functools.partial(F.convolution_2d, W=W, pad=1), x)
+    op, = _ops(fast.graph(x), ops.Conv2D)
+    assert op._band_rows is None
+    assert op.workspace(fast.graph(x))['col'] == 2 * 10 * 11 * 27 * 4
+
+
 # --- poolings and global means ------------------------------------------------------------
 
 
