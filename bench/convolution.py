@@ -1,9 +1,9 @@
 """One convolution on a GPU, direction by direction, beside PyTorch's: where cuDNN and our own
 kernels stand, layer by layer.
 
-For some of ResNet-50's convolutions (224x224 input) at batch 1 and ``--batch``, the time of
-the forward pass, the input's gradient (backward data) and the weight's gradient (backward
-filter), each the best of ``--repeat`` synchronized calls:
+For some of ResNet-50's convolutions (``harness.RESNET50_CONVOLUTIONS``) at batch 1 and
+``--batch``, the time of the forward pass, the input's gradient (backward data) and the
+weight's gradient (backward filter), each the best of ``--repeat`` synchronized calls:
 
 - ``cudnn``: ours through cuDNN in single precision (FMA, ``use_cudnn_tensor_core='auto'``);
 - ``tf32``: ours through cuDNN on TF32 tensor cores (``use_cudnn_tensor_core='always'``);
@@ -27,16 +27,6 @@ import time
 
 import harness
 import numpy
-
-#: (name, input channels, size, output channels, kernel, stride, pad).
-LAYERS = [
-    ('conv1 7x7/2', 3, 224, 64, 7, 2, 3),
-    ('res2 3x3', 64, 56, 64, 3, 1, 1),
-    ('res2 1x1 256->64', 256, 56, 64, 1, 1, 0),
-    ('res3 3x3/2', 128, 56, 128, 3, 2, 1),
-    ('res5 3x3', 512, 7, 512, 3, 1, 1),
-    ('res5 1x1 2048->512', 2048, 7, 512, 1, 1, 0),
-]
 
 
 def _ours(device, x, W, stride, pad, mode):
@@ -124,7 +114,7 @@ def main(argv=None) -> None:
     print(f'{"layer":<22}{"batch":>6} {"direction":<16}'
           + ''.join(f'{m:>9}' for m in modes + ('torch', 'torch tf32', 'ratio', 'ratio tf32')))
     rng = numpy.random.RandomState(0)
-    for name, c, size, o, k, s, p in LAYERS:
+    for name, c, size, o, k, s, p in harness.RESNET50_CONVOLUTIONS:
         for batch in (1, args.batch):
             x = device.send(rng.uniform(-1, 1, (batch, c, size, size)).astype(numpy.float32))
             W = device.send(rng.uniform(-0.1, 0.1, (o, c, k, k)).astype(numpy.float32))

@@ -1,5 +1,6 @@
 """What the benchmarks beside a peer share: the best time of a few calls, the cores, the BLAS
-kernel NumPy runs, and a peer's times measured by a child process.
+kernel NumPy runs, a peer's times measured by a child process, and the convolutions they time
+one by one.
 
 A benchmark runs its peer in a child process, before its own measurements (in one process, the
 OpenMP threads that torch leaves spinning slow NumPy's BLAS threads down): the child runs the
@@ -20,6 +21,17 @@ import time
 
 #: the variables that force an OpenBLAS kernel: published figures are taken with them unset
 FORCING_VARIABLES = ('OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE')
+
+#: Some of ResNet-50's convolutions (224x224 input): label, in channels, size, out channels,
+#: kernel, stride, pad.
+RESNET50_CONVOLUTIONS = [
+    ('7x7/2 3->64 @224', 3, 224, 64, 7, 2, 3),
+    ('3x3 64->64 @56', 64, 56, 64, 3, 1, 1),
+    ('1x1 64->256 @56', 64, 56, 256, 1, 1, 0),
+    ('1x1/2 256->512 @56', 256, 56, 512, 1, 2, 0),
+    ('3x3 128->128 @28', 128, 28, 128, 3, 1, 1),
+    ('3x3 256->256 @14', 256, 14, 256, 3, 1, 1),
+]
 
 
 def best_of(fn, repeat: int, sync=None) -> tuple[float, object, int]:

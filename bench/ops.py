@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
+import harness
 import numpy
 
 import framework
@@ -91,17 +92,6 @@ def _random(shape, seed):
 
 # --- convolution_2d ---------------------------------------------------------------------------
 
-# ResNet-50's convolutions: label, in channels, size, out channels, kernel, stride, pad.
-_RESNET50_CONVOLUTIONS = [
-    ('7x7/2 3->64 @224', 3, 224, 64, 7, 2, 3),
-    ('3x3 64->64 @56', 64, 56, 64, 3, 1, 1),
-    ('1x1 64->256 @56', 64, 56, 256, 1, 1, 0),
-    ('1x1/2 256->512 @56', 256, 56, 512, 1, 2, 0),
-    ('3x3 128->128 @28', 128, 28, 128, 3, 1, 1),
-    ('3x3 256->256 @14', 256, 14, 256, 3, 1, 1),
-]
-
-
 def _convolution_arrays(batch, c, size, o, k, stride, pad):
     out = (size + 2 * pad - k) // stride + 1
     return (_random((batch, c, size, size), 0), _random((o, c, k, k), 1) * (c * k * k) ** -0.5,
@@ -142,7 +132,7 @@ def _torch_convolution(torch, batch, c, size, o, k, stride, pad):
 
 @benchmark('convolution_2d')
 def _convolution_2d_rows(batch: int) -> Iterator[Row]:
-    for label, *shape in _RESNET50_CONVOLUTIONS:
+    for label, *shape in harness.RESNET50_CONVOLUTIONS:
         args = (batch, *shape)
         yield Row(f'{label}, batch {batch}',
                   lambda args=args: _ours_convolution(*args),
