@@ -21,16 +21,11 @@ from framework.cuda.im2col import im2col
 from framework.functions.connection import _kernels
 from framework.graph.graph import NCHW, NHWC, Graph, Op
 from framework.graph.memory_plan import block_view
+from framework.utils import conv
 from framework.utils.conv import WindowGeometry
 
 #: The layout of a channels-last convolution's columns: a row per output position.
 _NHWC_COLUMNS = ('n', 'oy', 'ox', 'ky', 'kx', 'c')
-#: On the CPU, the most bytes of a convolution's columns made at once: larger column matrices
-#: are made and multiplied a band of output rows at a time, so that each band is still in the
-#: cache when the product reads it.
-BAND_BYTES = 16 << 20
-#: ... as long as a band keeps this many output positions (rows of the product).
-MIN_BAND_POSITIONS = 4096
 
 
 def _output(xp, out, shape, dtype):
@@ -149,11 +144,11 @@ class Conv2D(Op):
         needs['col'] = rows * k * itemsize
         if self.groups > 1:
             needs['gemm'] = rows * o * itemsize
-        elif (not is_cupy(graph.xp) and needs['col'] > BAND_BYTES
-              and BAND_BYTES // (k * itemsize) >= MIN_BAND_POSITIONS
-              and not (self._pointwise(geometry) and self.stride == (1, 1))):
-            self._band_rows = max(1, min(oh, BAND_BYTES // (ow * k * itemsize)))
-            needs['col'] = self._band_rows * ow * k * itemsize
+        elif not is_cupy(graph.xp) and not (self._pointwise(geometry)
+                                            and self.stride == (1, 1)):
+            self._band_rows = conv.column_band_rows(rows, ow, k, itemsize, oh)
+            if self._band_rows:
+                needs['col'] = self._band_rows * ow * k * itemsize
         return needs
 
     def prepare(self, graph):

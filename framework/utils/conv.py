@@ -201,6 +201,33 @@ class WindowGeometry:
         return counts.astype(dtype)
 
 
+#: On the CPU, the most bytes of a static graph's convolution columns made at once: larger
+#: column matrices are made and multiplied a band of output rows at a time, so that each band
+#: is still in the cache when the product reads it (:func:`column_band_rows`)...
+COLUMN_BAND_BYTES = 16 << 20
+#: ... as long as a band keeps this many output positions (rows of the product): thinner
+#: products lose more than the cache gives (PSPNet's 36,864-long windows).
+MIN_BAND_POSITIONS = 4096
+
+
+def column_band_rows(n_positions: int, row_positions: int, window: int, itemsize: int,
+                     out_rows: int) -> int | None:
+    """The output rows of an image whose columns to make at once, or None to make them all.
+
+    Args:
+        n_positions: the output positions of the whole product (every image).
+        row_positions: the output positions of one output row.
+        window: the elements of a window (a row of the columns).
+        itemsize: the bytes of an element.
+        out_rows: the output rows of an image.
+    """
+    row_bytes = window * itemsize
+    if (n_positions * row_bytes <= COLUMN_BAND_BYTES
+            or COLUMN_BAND_BYTES // row_bytes < MIN_BAND_POSITIONS):
+        return None
+    return max(1, min(out_rows, COLUMN_BAND_BYTES // (row_positions * row_bytes)))
+
+
 def im2col(x, ksize: Sequence[int], stride: Sequence[int], pad: Sequence[int],
            pad_value=0, cover_all: bool | Sequence[bool] = False,
            dilate: Sequence[int] | None = None):

@@ -15,6 +15,7 @@ import framework.links as L
 from framework import initializers
 from framework.functions.pooling.average_pooling_nd import average_pooling_nd
 from framework.graph import ops
+from framework.utils import conv
 
 DTYPES = (numpy.float32, numpy.float64)
 
@@ -57,31 +58,33 @@ def test_convolution_geometry(ksize, stride, pad, dilate, groups, channels, asse
                                                  (3, 1, 2, 2), (5, 1, 2, 1)])
 def test_large_columns_are_made_a_band_of_rows_at_a_time(ksize, stride, pad, dilate,
                                                           monkeypatch, assert_compiles):
-    """Columns larger than BAND_BYTES are made and multiplied a band of output rows at a time
+    """Columns larger than COLUMN_BAND_BYTES are made and multiplied a band of output rows at a time
     (here bands of 2 rows, and of 1 where a row's columns pass the limit alone), with the
     results of the whole product and a workspace of one band."""
     rng = numpy.random.RandomState(ksize + stride)
     W = rng.standard_normal((4, 3, ksize, ksize)).astype(numpy.float32)
     b = rng.standard_normal(4).astype(numpy.float32)
     x = _input((2, 3, 10, 11))
-    conv = functools.partial(F.convolution_2d, W=W, b=b, stride=stride, pad=pad, dilate=dilate)
-    monkeypatch.setattr(ops, 'MIN_BAND_POSITIONS', 1)
+    convolution = functools.partial(F.convolution_2d, W=W, b=b, stride=stride, pad=pad,
+                                    dilate=dilate)
+    monkeypatch.setattr(conv, 'MIN_BAND_POSITIONS', 1)
     for row_bands in (2, 0.5):
         out_w = (11 + 2 * pad - dilate * (ksize - 1) - 1) // stride + 1
-        monkeypatch.setattr(ops, 'BAND_BYTES', int(row_bands * out_w * 3 * ksize ** 2 * 4))
-        fast = assert_compiles(conv, x)
+        monkeypatch.setattr(conv, 'COLUMN_BAND_BYTES',
+                            int(row_bands * out_w * 3 * ksize ** 2 * 4))
+        fast = assert_compiles(convolution, x)
         op, = _ops(fast.graph(x), ops.Conv2D)
         assert op._band_rows == max(1, int(row_bands))
         assert op.workspace(fast.graph(x))['col'] == op._band_rows * out_w * 3 * ksize ** 2 * 4
 
 
 def test_a_band_too_thin_for_an_efficient_product_is_not_made(monkeypatch, assert_compiles):
-    """Where BAND_BYTES holds fewer than MIN_BAND_POSITIONS rows of columns (long windows:
+    """Where COLUMN_BAND_BYTES holds fewer than MIN_BAND_POSITIONS rows of columns (long windows:
     many channels, large kernels), the product stays whole."""
     W = numpy.random.RandomState(0).standard_normal((4, 3, 3, 3)).astype(numpy.float32)
     x = _input((2, 3, 10, 11))
-    monkeypatch.setattr(ops, 'BAND_BYTES', 2 * 11 * 27 * 4)
-    monkeypatch.setattr(ops, 'MIN_BAND_POSITIONS', 23)
+    monkeypatch.setattr(conv, 'COLUMN_BAND_BYTES', 2 * 11 * 27 * 4)
+    monkeypatch.setattr(conv, 'MIN_BAND_POSITIONS', 23)
     fast = assert_compiles(functools.partial(F.convolution_2d, W=W, pad=1), x)
     op, = _ops(fast.graph(x), ops.Conv2D)
     assert op._band_rows is None
@@ -245,7 +248,7 @@ def test_a_convolution_goes_to_cudnn_where_it_is_the_faster(monkeypatch, batch, 
     W = numpy.zeros((4, 3, 3, 3), numpy.float32)
     graph = SimpleNamespace(xp=numpy, values=[Value((batch, 3, 8, 8), numpy.float32),
                                               Value((batch, 4, 8, 8), numpy.float32)])
-    conv = ops.Conv2D([0], [1], W, None, (1, 1), (1, 1), (1, 1), 1)
+    op = ops.Conv2D([0], [1], W, None, (1, 1), (1, 1), (1, 1), 1)
     with framework.using_config('use_cudnn', level):
-        assert conv._uses_cudnn(graph) == expected
-        assert (conv.workspace(graph) == {}) == expected
+        assert op._uses_cudnn(graph) == expected
+        assert (op.workspace(graph) == {}) == expected

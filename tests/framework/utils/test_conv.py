@@ -116,3 +116,11 @@ def test_the_end_padding_is_what_the_last_window_reaches():
     geometry = conv.WindowGeometry.for_input((6,), (3,), (2,), (0,), cover_all=True)
     assert geometry.out_size == (3,) and geometry.end_pad == (1,)
     assert not conv.WindowGeometry.for_input((6, 6), (3, 3), (1, 1), (0, 0)).needs_padding
+
+
+def test_column_bands_only_for_columns_past_the_limit_and_not_too_thin():
+    assert conv.column_band_rows(100, 10, 27, 4, 10) is None
+    rows = conv.column_band_rows(10 ** 6, 1000, 9, 4, 1000)
+    assert rows == conv.COLUMN_BAND_BYTES // (1000 * 9 * 4)
+    assert conv.column_band_rows(10 ** 6, 1000, 10 ** 5, 4, 1000) is None
+    assert conv.column_band_rows(10 ** 9, 10 ** 6, 9, 4, 7) == 1
