@@ -393,14 +393,9 @@ def main(argv=None) -> None:
                         help="the thresholds of predict (ChainerCV's use_preset)")
     parser.add_argument('--models', choices=MODELS, nargs='+', default=list(MODELS))
     parser.add_argument('--tasks', choices=TASKS, nargs='+', default=list(TASKS))
-    parser.add_argument('--threads', type=int, default=harness.cores(),
-                        help="torch's threads (default: the cores this process may use)")
+    harness.add_peer_options(parser)
     parser.add_argument('--device', default='@numpy',
                         help="where ours and torchvision run: '@numpy' or '@cupy:N'")
-    parser.add_argument('--torch-python',
-                        help='an interpreter with torch and torchvision, if this one has none')
-    parser.add_argument('--chainer-python',
-                        help='an interpreter with chainer and chainercv, if this one has none')
     parser.add_argument('--peer-only', choices=sorted(PEERS), help=argparse.SUPPRESS)
     parser.add_argument('--ssd-thresh', type=float, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument('--fpn-thresh', type=float, nargs=2, help=argparse.SUPPRESS)

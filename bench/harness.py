@@ -68,6 +68,17 @@ def torch_device(torch, device_spec: str):
     return device, lambda: torch.cuda.synchronize(device)
 
 
+def add_peer_options(parser) -> None:
+    """Adds the options of a benchmark beside torchvision and ChainerCV: ``--threads`` (torch's
+    threads), ``--torch-python`` and ``--chainer-python`` (the peers' interpreters)."""
+    parser.add_argument('--threads', type=int, default=cores(),
+                        help="torch's threads (default: the cores this process may use)")
+    parser.add_argument('--torch-python',
+                        help='an interpreter with torch and torchvision, if this one has none')
+    parser.add_argument('--chainer-python',
+                        help='an interpreter with chainer and chainercv, if this one has none')
+
+
 def cores() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()

@@ -283,12 +283,7 @@ def main(argv=None) -> None:
                         help="the thresholds of predict (ChainerCV's use_preset; visualize "
                              "leaves torchvision's model without detections)")
     parser.add_argument('--tasks', choices=TASKS, nargs='+', default=list(TASKS))
-    parser.add_argument('--threads', type=int, default=harness.cores(),
-                        help="torch's threads (default: the cores this process may use)")
-    parser.add_argument('--torch-python',
-                        help='an interpreter with torch and torchvision, if this one has none')
-    parser.add_argument('--chainer-python',
-                        help='an interpreter with chainer and chainercv, if this one has none')
+    harness.add_peer_options(parser)
     parser.add_argument('--chainer-path',
                         help="a folder put on the PYTHONPATH of ChainerCV's processes (its cv2)")
     parser.add_argument('--peer-only', choices=sorted(PEERS), help=argparse.SUPPRESS)

@@ -294,12 +294,7 @@ def main(argv=None) -> None:
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--tasks', choices=TASKS, nargs='+', default=['predict'],
                         help="predict rows, PSPNet's peak memory (minutes; not by default)")
-    parser.add_argument('--threads', type=int, default=harness.cores(),
-                        help="torch's threads (default: the cores this process may use)")
-    parser.add_argument('--torch-python',
-                        help='an interpreter with torch and torchvision, if this one has none')
-    parser.add_argument('--chainer-python',
-                        help='an interpreter with chainer and chainercv, if this one has none')
+    harness.add_peer_options(parser)
     parser.add_argument('--peer-only', choices=sorted(PEERS), help=argparse.SUPPRESS)
     parser.add_argument('--memory-only', choices=('ours', 'chainercv'), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

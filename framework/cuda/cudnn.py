@@ -78,8 +78,10 @@ _HEUR_A, _HEUR_FALLBACK = 3, 2
 # cudnnBackendNumericalNote_t / cudnnBackendBehaviorNote_t
 _NOTE_TENSOR_CORE, _NOTE_DOWN_CONVERT_INPUTS, _NOTE_REDUCED_PRECISION = 0, 1, 2
 _NOTE_RUNTIME_COMPILATION = 0
-#: The unique ids of a convolution's three tensors in its operation graph.
+#: The unique ids of a convolution's three tensors in its operation graph, and in the order
+#: in which a variant pack gives their data pointers.
 _UIDS = {'x': 1, 'w': 2, 'y': 3}
+_PACK_ORDER = (ctypes.c_int64 * 3)(_UIDS['x'], _UIDS['w'], _UIDS['y'])
 
 
 class CudnnError(RuntimeError):
@@ -199,23 +201,13 @@ def _check(lib, name, *args):
                          f'(status {status})')
 
 
-class _Handles:
-    """One cuDNN handle per GPU, made on first use."""
-
-    def __init__(self):
-        self._handles = {}
-
-    def get(self, lib, device_id: int):
-        handle = self._handles.get(device_id)
-        if handle is None:
-            handle = ctypes.c_void_p()
-            with backend._cupy().cuda.Device(device_id):
-                _check(lib, 'cudnnCreate', ctypes.byref(handle))
-            self._handles[device_id] = handle
-        return handle
-
-
-_handles = _Handles()
+@functools.cache
+def _handle(device_id: int):
+    """The cuDNN handle of a GPU, made on first use."""
+    handle = ctypes.c_void_p()
+    with backend._cupy().cuda.Device(device_id):
+        _check(_library(), 'cudnnCreate', ctypes.byref(handle))
+    return handle
 
 
 class _Descriptors:
@@ -381,10 +373,9 @@ class _Plan:
         _check(self.lib, 'cudnnBackendCreateDescriptor', _VARIANT_PACK, ctypes.byref(pack))
         try:
             set_attribute = self.lib.cudnnBackendSetAttribute
-            uids = (ctypes.c_int64 * 3)(_UIDS['x'], _UIDS['w'], _UIDS['y'])
             data = (ctypes.c_void_p * 3)(pointers['x'], pointers['w'], pointers['y'])
             space = ctypes.c_void_p(None if workspace is None else workspace.data.ptr)
-            for name, kind, count, values in ((_PACK_UIDS, _T_INT64, 3, uids),
+            for name, kind, count, values in ((_PACK_UIDS, _T_INT64, 3, _PACK_ORDER),
                                               (_PACK_POINTERS, _T_VOID_PTR, 3, data),
                                               (_PACK_WORKSPACE, _T_VOID_PTR, 1, space)):
                 status = set_attribute(pack, name, kind, count, ctypes.byref(values))
@@ -518,7 +509,7 @@ def _call(direction, x, W, y, pad, stride, dilate) -> bool:
     tensors = {role: _described(a, one_d) + (_alignment(a.data.ptr),)
                for role, a in (('x', x), ('w', W), ('y', y))}
     device_id = x.device.id
-    handle = _handles.get(lib, device_id)
+    handle = _handle(device_id)
     key = (device_id, direction, x.dtype, tuple(tensors.items()), lead + tuple(pad),
            (1,) * len(lead) + tuple(stride), (1,) * len(lead) + tuple(dilate),
            _allows_tensor_cores(x.dtype), bool(config.autotune))

@@ -141,19 +141,28 @@ class Conv2D(Op):
                 needs['tap'] = rows * o * itemsize
             return needs
         k = c * math.prod(self.W.shape[2:])
-        needs['col'] = rows * k * itemsize
+        band_rows = self._column_bands(graph)
+        needs['col'] = (band_rows * ow if band_rows else rows) * k * itemsize
         if self.groups > 1:
             needs['gemm'] = rows * o * itemsize
-        elif not is_cupy(graph.xp) and not (self._pointwise(geometry)
-                                            and self.stride == (1, 1)):
-            self._band_rows = conv.column_band_rows(rows, ow, k, itemsize, oh)
-            if self._band_rows:
-                needs['col'] = self._band_rows * ow * k * itemsize
         return needs
+
+    def _column_bands(self, graph) -> int | None:
+        """The output rows of an image whose columns one product takes on the CPU
+        (:func:`conv.column_band_rows`), or None for the columns of every image at once."""
+        n, c, _, _ = graph.values[self.inputs[0]].shape
+        oh, ow = graph.values[self.outputs[0]].shape[2:]
+        geometry = self._window_geometry(graph)
+        if (is_cupy(graph.xp) or self.groups > 1 or self._depthwise
+                or (self._pointwise(geometry) and self.stride == (1, 1))):
+            return None
+        k = c * math.prod(self.W.shape[2:])
+        return conv.column_band_rows(n * oh * ow, ow, k, self.W.dtype.itemsize, oh)
 
     def prepare(self, graph):
         """Lays the weight out for the products (after every fusion has changed it)."""
         self._geometry = self._window_geometry(graph)
+        self._band_rows = self._column_bands(graph)
         o, cg, kh, kw = self.W.shape
         xp = _array_module(self.W)
         if self._uses_cudnn(graph):

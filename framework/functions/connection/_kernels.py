@@ -204,8 +204,8 @@ def deconvolve(x, W, stride, pad, outsize, dilate, groups):
     ksize = W.shape[2:]
     out_shape = (n, groups * og) + tuple(outsize)
     # cuDNN's transposed convolutions are the adjoints of convolutions without cover_all.
-    adjoint = conv.get_conv_outsizes(outsize, ksize, stride, pad, False, dilate) == in_size
-    if adjoint and _use_cudnn(xp, (x, W), out_shape, (False,)):
+    if (_use_cudnn(xp, (x, W), out_shape, (False,))
+            and conv.get_conv_outsizes(outsize, ksize, stride, pad, False, dilate) == in_size):
         y = cudnn.convolution_backward_data(W, x, out_shape, pad, stride, dilate)
         if y is not None:
             return y
