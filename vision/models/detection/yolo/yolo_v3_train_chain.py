@@ -17,8 +17,9 @@ class YOLOv3TrainChain(Chain):
     Each ground-truth box is assigned to the anchor, of the nine, whose shape overlaps it best
     (centres aligned), in the cell of that anchor's map holding its centre. For the assigned
     boxes the loss counts the offsets of the centre in the cell (sigmoid cross entropy against
-    the fractional position), the log-ratios of the size to the anchor's (half the squared
-    error), both weighted by ``2 - h w / insize^2`` so that small boxes count more, the
+    the fractional position), the log-ratios of the size to the anchor's (the absolute error,
+    as GluonCV's ``YOLOV3Loss``: Darknet's squared error grows its own gradient with the error,
+    and diverged at rates that the absolute error trains at), both weighted by ``2 - h w / insize^2`` so that small boxes count more, the
     objectness (target 1) and each class (sigmoid cross entropy against the one-hot label).
     The other boxes count their objectness (target 0), except those whose decoded box
     overlaps a ground-truth box by more than ``ignore_thresh``, which count nothing. The terms
@@ -135,7 +136,7 @@ class YOLOv3TrainChain(Chain):
         gt_locs, weights = xp.asarray(gt_locs), xp.asarray(weights)[:, :, None]
         centre = locs[:, :, :2]
         loc_loss = (F.sum((F.softplus(centre) - centre * gt_locs[:, :, :2]) * weights)
-                    + F.sum((locs[:, :, 2:] - gt_locs[:, :, 2:]) ** 2 * weights) / 2) / n
+                    + F.sum(F.absolute(locs[:, :, 2:] - gt_locs[:, :, 2:]) * weights)) / n
         obj_loss = F.sum(F.sigmoid_cross_entropy(objs, xp.asarray(gt_objs), reduce='no')) / n
         conf_loss = F.sum(F.sigmoid_cross_entropy(confs, xp.asarray(gt_confs),
                                                   reduce='no')) / n

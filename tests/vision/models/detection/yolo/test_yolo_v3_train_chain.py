@@ -164,7 +164,7 @@ def test_the_loss_and_each_reported_term_by_hand(chain):
     gt_locs, weights, gt_objs, gt_confs = targets
     weight = weights[:, :, None].astype(numpy.float64)
     loc = (_sigmoid_cross_entropy(locs[..., :2], gt_locs[..., :2]) * weight).sum() + (
-        (locs[..., 2:].astype(numpy.float64) - gt_locs[..., 2:]) ** 2 * weight).sum() / 2
+        abs(locs[..., 2:].astype(numpy.float64) - gt_locs[..., 2:]) * weight).sum()
     expected = {'loc_loss': loc / 2,
                 'obj_loss': _sigmoid_cross_entropy(objs, gt_objs).sum() / 2,
                 'conf_loss': _sigmoid_cross_entropy(confs, gt_confs).sum() / 2}
