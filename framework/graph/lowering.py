@@ -1,10 +1,10 @@
 """Replacing the function nodes of a traced graph by the graph's own operations.
 
-A node is replaced where its meaning is known and its arguments allow: 2-D convolutions with
-constant filters, batch normalizations with constant statistics, ReLU and clipped ReLU, sums
-of two values of one shape, products scaling the channels of 4-D values, 2-D max and average
-pooling, the mean over the spatial axes, joins of 4-D values along the channels and the
-resampling of images (:func:`~framework.functions.resize_images`).
+A node is replaced where its meaning is known and its arguments allow: 2-D convolutions and
+fully connected layers with constant weights, batch normalizations with constant statistics,
+ReLU and clipped ReLU, sums of two values of one shape, products scaling the channels of 4-D
+values, 2-D max and average pooling, the mean over the spatial axes, joins of 4-D values along
+the channels and the resampling of images (:func:`~framework.functions.resize_images`).
 Every other node stays, run as it is.
 """
 
@@ -18,6 +18,7 @@ from framework.functions.array.broadcast import BroadcastTo
 from framework.functions.array.concat import Concat
 from framework.functions.array.resize_images import Resample
 from framework.functions.connection.convolution_nd import ConvolutionND
+from framework.functions.connection.linear import LinearFunction
 from framework.functions.math.average import Mean
 from framework.functions.math.basic_math import Add as AddNode
 from framework.functions.math.basic_math import Mul as MulNode
@@ -45,6 +46,16 @@ def _convolution(graph, op, producers):
         return None
     return ops.Conv2D(op.inputs[:1], op.outputs, W.const, b, node.stride, node.pad,
                       node.dilate, node.groups)
+
+
+def _linear(graph, op, producers):
+    x, W = (graph.values[v] for v in op.inputs[:2])
+    consts = [graph.values[v].const for v in op.inputs[1:]]
+    if (len(x.shape) != 2 or any(c is None for c in consts) or x.dtype not in _GEMM_DTYPES
+            or any(c.dtype != x.dtype for c in consts)):
+        return None
+    return ops.Linear(op.inputs[:1], op.outputs, consts[0],
+                      consts[1] if len(consts) == 2 else None)
 
 
 def _batch_normalization(graph, op, producers):
@@ -128,6 +139,7 @@ def _resample(graph, op, producers):
 
 _RULES = {
     ConvolutionND: _convolution,
+    LinearFunction: _linear,
     FixedBatchNormalization: _batch_normalization,
     ReLU: lambda graph, op, producers: ops.Activation(op.inputs, op.outputs, ('relu',)),
     ClippedReLU: lambda graph, op, producers: ops.Activation(op.inputs, op.outputs,

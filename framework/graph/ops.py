@@ -15,7 +15,7 @@ import math
 import numpy
 
 from framework import backend
-from framework.cuda import cudnn, is_cupy
+from framework.cuda import cublas, cudnn, is_cupy
 from framework.cuda.conv_epilogue import conv_epilogue
 from framework.cuda.im2col import im2col
 from framework.functions.connection import _kernels
@@ -30,6 +30,19 @@ _NHWC_COLUMNS = ('n', 'oy', 'ox', 'ky', 'kx', 'c')
 
 def _output(xp, out, shape, dtype):
     return xp.empty(shape, dtype) if out is None else out
+
+
+def _matmul(xp, a, b, out=None):
+    """``a @ b``, into ``out`` when given: on a GPU by :func:`framework.cuda.cublas.matmul`,
+    which a CUDA graph can capture (CuPy's cannot be)."""
+    if out is None:
+        shape = numpy.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+        out = xp.empty(shape, a.dtype)
+    if is_cupy(xp):
+        cublas.matmul(a, b, out)
+    else:
+        xp.matmul(a, b, out=out)
+    return out
 
 
 def _apply_activation(xp, y, activation) -> None:
@@ -197,10 +210,10 @@ class Conv2D(Op):
             col = self._columns(xp, geometry, x, workspace)
             g = self.groups
             if g == 1:
-                xp.matmul(col.reshape(rows, -1), self._matrix[0], out=y2)
+                _matmul(xp, col.reshape(rows, -1), self._matrix[0], y2)
             else:
                 product = block_view(workspace['gemm'], (g, rows, o // g), x.dtype)
-                xp.matmul(col.reshape(g, rows, -1), self._matrix, out=product)
+                _matmul(xp, col.reshape(g, rows, -1), self._matrix, product)
                 xp.copyto(y2.reshape(rows, g, o // g), product.transpose(1, 0, 2))
         residual = inputs[1] if self.residual else None
         if is_cupy(xp):
@@ -235,8 +248,8 @@ class Conv2D(Op):
                 band = windows[i, top:top + self._band_rows]
                 col = block_view(workspace['col'], band.shape, x.dtype)
                 xp.copyto(col, band)
-                xp.matmul(col.reshape(band.shape[0] * ow, -1), self._matrix[0],
-                          out=y[i, top:top + band.shape[0]].reshape(-1, o))
+                _matmul(xp, col.reshape(band.shape[0] * ow, -1), self._matrix[0],
+                        y[i, top:top + band.shape[0]].reshape(-1, o))
 
     def _columns(self, xp, geometry, x, workspace):
         """The windows of ``x`` as rows, ``(N * oh * ow, kh * kw * C)`` (``x`` itself for a
@@ -297,6 +310,33 @@ class Conv2D(Op):
         if self.residual:
             text += ' +residual'
         return text + _describe_activation(self.activation)
+
+
+class Linear(Op):
+    """``x W^T + b`` for ``x`` ``(N, I)``, ``W`` ``(O, I)`` and ``b`` ``(O,)`` or None: a
+    fully connected layer."""
+
+    def __init__(self, inputs, outputs, W, b):
+        super().__init__(inputs, outputs)
+        self.W = W
+        self.b = b
+
+    def input_layouts(self, graph):
+        return [NCHW]
+
+    def output_layout(self, graph):
+        return NCHW
+
+    def run(self, inputs, out, workspace):
+        x, = inputs
+        xp = _array_module(x)
+        y = _matmul(xp, x, self.W.T, _output(xp, out, (x.shape[0], self.W.shape[0]), x.dtype))
+        if self.b is not None:
+            xp.add(y, self.b, out=y)
+        return y
+
+    def describe(self):
+        return f'Linear {self.W.shape[1]}->{self.W.shape[0]}'
 
 
 class Affine(Op):
@@ -508,12 +548,12 @@ class Resample(Op):
         if self.in_layouts[0] == NHWC:
             n, c = x.shape[0], x.shape[3]
             y = _output(xp, out, (n, out_h, out_w, c), x.dtype)
-            tall = xp.matmul(rows, x.reshape(n, h, w * c)).reshape(n * out_h, w, c)
-            xp.matmul(cols, tall, out=y.reshape(n * out_h, out_w, c))
+            tall = _matmul(xp, rows, x.reshape(n, h, w * c)).reshape(n * out_h, w, c)
+            _matmul(xp, cols, tall, y.reshape(n * out_h, out_w, c))
             return y
         n, c = x.shape[:2]
         y = _output(xp, out, (n, c, out_h, out_w), x.dtype)
-        xp.matmul(xp.matmul(rows, x), cols.T, out=y)
+        _matmul(xp, _matmul(xp, rows, x), cols.T, y)
         return y
 
     def describe(self):

@@ -108,8 +108,8 @@ def test_small_classifier(batch, assert_compiles, randomize_statistics):
     g = assert_compiles(model, x).graph(x)
     assert [type(op) for op in g.ops] == [
         ops.Transpose, ops.Conv2D, ops.Pool2D, ops.Conv2D, ops.Pool2D, ops.GlobalMean,
-        NodeOp, NodeOp]
-    assert _node_labels(g) == ['LinearFunction', 'Softmax']
+        ops.Linear, NodeOp]
+    assert _node_labels(g) == ['Softmax']
 
 
 # --- fused patterns and nodes in between --------------------------------------------------

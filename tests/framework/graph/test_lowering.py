@@ -41,6 +41,16 @@ def test_convolution_without_bias():
     assert isinstance(op, ops.Conv2D) and op.b is None
 
 
+@pytest.mark.parametrize('nobias', [False, True])
+def test_a_fully_connected_layer(nobias):
+    linear = L.Linear(5, 4, nobias=nobias)
+    op, = _lowered(linear, _input((3, 5))).ops
+    assert isinstance(op, ops.Linear)
+    assert op.W is linear.W.array and op.b is (None if nobias else linear.b.array)
+    y = op.run([_input((3, 5))], None, {})
+    numpy.testing.assert_allclose(y, linear(_input((3, 5))).array, rtol=1e-6, atol=1e-7)
+
+
 def test_fixed_batch_normalization_becomes_an_affine_map():
     bn = L.BatchNormalization(3, eps=1e-3)
     rng = numpy.random.RandomState(1)
@@ -100,8 +110,10 @@ def test_a_mean_over_the_spatial_axes(axis):
      [_input(dtype=numpy.float16)]),
     (lambda x, w: F.convolution_2d(x, w), [_input(), _input((2, 3, 1, 1))]),
     (lambda x: F.tanh(x), [_input()]),
+    (lambda x, w: F.linear(x, w), [_input((3, 5)), _input((4, 5))]),
+    (lambda x: F.linear(x, numpy.ones((4, 5), numpy.float16)), [_input((3, 5), numpy.float16)]),
 ], ids=['mean-axes-1-2', 'pooling-3d', 'float16-convolution', 'convolution-by-an-input',
-        'tanh'])
+        'tanh', 'linear-by-an-input', 'float16-linear'])
 def test_what_stays_a_node(fn, inputs):
     assert all(isinstance(op, NodeOp) for op in _lowered(fn, *inputs).ops)
 
