@@ -3,7 +3,8 @@ training step.
 
 Ours is :class:`vision.models.ResNet50` (arch ``'fb'``, random weights) run with ``train``
 off and without backpropagation, eagerly and compiled by :func:`framework.graph.compile`
-(the ``static graph`` rows, compared with the peers' eager inference); the training step
+(the ``static graph`` rows, compared with the peers' eager inference; on a GPU it replays as
+a CUDA graph, and the ``op by op`` rows run it without that); the training step
 is a forward in training mode (batch statistics), softmax cross entropy, backward and a
 :class:`~framework.optimizers.MomentumSGD` update. PyTorch's is torchvision's ResNet-50
 when torchvision is installed, else the same network built from ``torch.nn`` here (ResNet
@@ -43,6 +44,8 @@ import harness
 import numpy
 
 _STATIC = ', static graph'
+#: On a GPU, the static graph also without its replay as a CUDA graph.
+_OP_BY_OP = ', op by op'
 
 
 def _data(batch: int):
@@ -73,10 +76,15 @@ def bench_ours(batches: list[int], train_batch: int, repeat: int,
                 model(x)
         times[f'inference, batch {batch}'] = harness.best_of(infer, repeat, sync)[0]
     compiled = framework.graph.compile(model)
+    op_by_op = framework.graph.compile(model)
     for batch in batches:
         x = device.send(_data(batch)[0])
         times[f'inference, batch {batch}{_STATIC}'] = harness.best_of(
             lambda x=x: compiled(x), repeat, sync)[0]
+        if device.xp is not numpy:
+            with framework.using_config('use_cuda_graph', False):
+                times[f'inference, batch {batch}{_STATIC}{_OP_BY_OP}'] = harness.best_of(
+                    lambda x=x: op_by_op(x), repeat, sync)[0]
     model.pick = 'fc6'
     optimizer = optimizers.MomentumSGD(lr=0.01, momentum=0.9)
     optimizer.setup(model)
@@ -226,11 +234,11 @@ def main(argv=None) -> None:
              if args.device == '@numpy' or name == 'pytorch'}
     peers = {name: times for name, times in peers.items() if times is not None}
     ours = bench_ours(*settings)
-    print(f'{"ResNet-50, 224x224, " + args.device:<36}{"ours":>12}'
+    print(f'{"ResNet-50, 224x224, " + args.device:<44}{"ours":>12}'
           + ''.join(f'{name:>12}{"ratio":>8}' for name in peers))
     for name, seconds in ours.items():
-        peer_name = name.removesuffix(_STATIC)
-        print(f'{name:<36}{seconds * 1e3:>10.1f}ms' + ''.join(
+        peer_name = name.removesuffix(_OP_BY_OP).removesuffix(_STATIC)
+        print(f'{name:<44}{seconds * 1e3:>10.1f}ms' + ''.join(
             f'{times[peer_name] * 1e3:>10.1f}ms{times[peer_name] / seconds:>8.2f}'
             for times in peers.values()))
 

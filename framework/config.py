@@ -32,6 +32,9 @@ class GlobalConfig:
         # Whether cuDNN times every algorithm of a new convolution geometry and keeps the
         # fastest, rather than taking its heuristics' choice (Chainer's autotune).
         self.autotune = False
+        # On a GPU: whether a static graph replays its calls as one CUDA graph, captured at
+        # a signature's second call (framework.cuda.cuda_graph).
+        self.use_cuda_graph = True
 
     def show(self) -> str:
         """Returns the configuration as ``name value`` lines."""

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
+from framework.config import config
+from framework.cuda import is_cupy
 from framework.graph.graph import Graph
 from framework.graph.memory_plan import block_view, plan_memory
 
@@ -15,6 +19,11 @@ class Executor:
     the planned values into them and allocates only the graph's outputs (and what nodes run
     as they are allocate), so calls are not thread-safe: use one executor per thread
     (:meth:`copy` makes another).
+
+    On a GPU, with ``framework.config.use_cuda_graph`` on, the second call captures the run
+    as a CUDA graph (:class:`framework.cuda.cuda_graph.CapturedRun`) and that call and the
+    later ones replay it: one launch instead of one per kernel. A run that CUDA cannot capture
+    (an op that synchronizes with the host) warns once and goes on running op by op.
 
     Args:
         graph (Graph): the graph, not changed afterwards.
@@ -35,6 +44,10 @@ class Executor:
         other._allocate()
         return other
 
+    #: The calls that run op by op before the run is captured (the first compiles the
+    #: kernels and plans cuDNN's convolutions; a signature used once is never captured).
+    CALLS_BEFORE_CAPTURE = 1
+
     def _allocate(self) -> None:
         graph, plan = self.graph, self.plan
         xp = graph.xp
@@ -42,6 +55,9 @@ class Executor:
         self._workspace = {name: xp.empty(size, numpy.uint8)
                            for name, size in plan.workspace.items() if size}
         self._template = [value.const for value in graph.values]
+        self._calls = 0
+        self._captured = None
+        self._capturable = is_cupy(xp) and bool(graph.inputs)
         self._steps = []
         for i, op in enumerate(graph.ops):
             out = None
@@ -58,12 +74,35 @@ class Executor:
         graph = self.graph
         if len(inputs) != len(graph.inputs):
             raise TypeError(f'the graph takes {len(graph.inputs)} inputs, got {len(inputs)}')
-        values = list(self._template)
         for k, (v, x) in enumerate(zip(graph.inputs, inputs)):
             expected = graph.values[v]
             if x.shape != expected.shape or x.dtype != expected.dtype:
                 raise ValueError(f'input {k} must be of shape {expected.shape} and dtype '
                                  f'{expected.dtype} (as traced), got {x.shape} and {x.dtype}')
+        if self._capturable and config.use_cuda_graph:
+            if self._captured is not None:
+                return self._captured(inputs)
+            self._calls += 1
+            if self._calls > self.CALLS_BEFORE_CAPTURE:
+                return self._capture(inputs)
+        return self._run(inputs)
+
+    def _capture(self, inputs) -> list:
+        from framework.cuda.cuda_graph import CapturedRun, CaptureError
+
+        try:
+            self._captured = CapturedRun(self._run, inputs)
+        except CaptureError as error:
+            self._capturable = False
+            warnings.warn(f'{error}; it runs op by op', RuntimeWarning, stacklevel=3)
+            return self._run(inputs)
+        return self._captured(inputs)
+
+    def _run(self, inputs) -> list:
+        """The graph's outputs computed op by op."""
+        graph = self.graph
+        values = list(self._template)
+        for v, x in zip(graph.inputs, inputs):
             values[v] = x
         workspace = self._workspace
         for op, out, dead in self._steps:
