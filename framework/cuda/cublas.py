@@ -73,7 +73,9 @@ _handles = threading.local()
 def _handle(device_id: int):
     """This thread's cuBLAS handle on the device (cuBLAS handles are not shared between
     threads that call at the same time)."""
-    handles = _handles.__dict__.setdefault('by_device', {})
+    handles = getattr(_handles, 'by_device', None)
+    if handles is None:
+        handles = _handles.by_device = {}
     handle = handles.get(device_id)
     if handle is None:
         handle = ctypes.c_void_p()

@@ -1,7 +1,8 @@
 """Static graphs: a define-by-run function traced into a graph of operations, optimized
 (constants folded, batch normalizations, residual additions and activations fused into the
 convolutions, channels-last layouts for convolutions and poolings), its memory planned once,
-and run.
+and run; on a GPU, from its second call, replayed as one CUDA graph
+(:mod:`framework.cuda.cuda_graph`).
 
 ``framework.graph.compile(model)`` gives a function computing what ``model`` computes in
 inference, faster; :func:`trace`, :func:`optimize` and :class:`Executor` are its steps.

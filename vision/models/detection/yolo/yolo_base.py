@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import numpy
 
 from framework import backend
+from framework.engine import parallel_map
 from framework.graph.hybridizable import Hybridizable
 from framework.links.link import Chain
 from vision.models.detection.threshold_presets import ThresholdPresets
@@ -215,7 +216,9 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
         """Detects objects.
 
         The network runs on one image at a time (a batch of one, the shape the static graph
-        is traced for), so that an image gives the same detections in any batch.
+        is traced for), so that an image gives the same detections in any batch; on the CPU
+        the images run side by side on the engine's workers
+        (:func:`~framework.engine.parallel_map`, each on one BLAS thread).
 
         Args:
             imgs (iterable of numpy.ndarray): images ``(C, H, W)``, RGB (``C = 3``) or
@@ -239,8 +242,9 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
         for i, img in enumerate(imgs):
             img = as_rgb_or_gray(f'{type(self).__name__}.predict', f'imgs[{i}]', img)
             prepared.append((*self.prepare(img), img.shape[1:]))
-        bboxes, labels, scores = [], [], []
-        for x, param, size in prepared:
+
+        def detect(item):
+            x, param, size = item
             locs, objs, confs = self.infer(self.xp.asarray(x[None]))
             bbox, label, score = self.decode(locs.array[0], objs.array[0], confs.array[0])
             bbox = backend.to_cpu(bbox)
@@ -249,7 +253,7 @@ class YOLOBase(ThresholdPresets, Hybridizable, Chain):
             half = numpy.array(size, numpy.float32) / 2
             bbox = (bbox - numpy.float32(self.insize / 2)) * numpy.tile(scale, 2) \
                 + numpy.tile(half, 2)
-            bboxes.append(bbox.astype(numpy.float32))
-            labels.append(backend.to_cpu(label))
-            scores.append(backend.to_cpu(score))
-        return bboxes, labels, scores
+            return bbox.astype(numpy.float32), backend.to_cpu(label), backend.to_cpu(score)
+
+        detections = parallel_map(detect, prepared, self.device)
+        return tuple([d[k] for d in detections] for k in range(3))

@@ -19,8 +19,9 @@ class YOLOv3TrainChain(Chain):
     boxes the loss counts the offsets of the centre in the cell (sigmoid cross entropy against
     the fractional position), the log-ratios of the size to the anchor's (the absolute error,
     as GluonCV's ``YOLOV3Loss``: Darknet's squared error grows its own gradient with the error,
-    and diverged at rates that the absolute error trains at), both weighted by ``2 - h w / insize^2`` so that small boxes count more, the
-    objectness (target 1) and each class (sigmoid cross entropy against the one-hot label).
+    and diverged at rates that the absolute error trains at), both weighted by
+    ``2 - h w / insize^2`` so that small boxes count more, the objectness (target 1) and each
+    class (sigmoid cross entropy against the one-hot label).
     The other boxes count their objectness (target 0), except those whose decoded box
     overlaps a ground-truth box by more than ``ignore_thresh``, which count nothing. The terms
     are summed over the boxes and averaged over the images; each is reported (``loc_loss``,
