@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import math
 import threading
 
 import numpy
@@ -148,35 +149,43 @@ def matmul(a, b, out) -> None:
         out.fill(0)
         return
     a, b = (_readable(cupy, x, batch) for x in (a, b))
-    layout = _matrix(out)
-    direct = layout is not None and layout[0] == _OP_N and _batch_stride(out, batch) is not None
-    target = out if direct else cupy.empty(out.shape, dtype)
-    _gemm(a, b, target, batch, m, n, k)
-    if target is not out:
-        out[...] = target
+    c = _operand(out, batch)
+    if c is None or c[1] != _OP_N:
+        c = _operand(cupy.empty(out.shape, dtype), batch)
+    _gemm(a, b, c, count=math.prod(batch), m=m, n=n, k=k)
+    if c[0] is not out:
+        out[...] = c[0]
 
 
-def _readable(cupy, x, batch):
-    """``x`` itself when cuBLAS can read it, else a C-contiguous copy (broadcast to ``batch``
-    where its batch axes are partly broadcast)."""
-    if _matrix(x) is not None and _batch_stride(x, batch) is not None:
-        return x
+def _operand(x, batch) -> tuple | None:
+    """``(x, operation, leading dimension, batch stride)``: how cuBLAS reads ``x``; None when
+    it cannot."""
+    layout = _matrix(x)
+    stride = _batch_stride(x, batch)
+    if layout is None or stride is None:
+        return None
+    return (x, *layout, stride)
+
+
+def _readable(cupy, x, batch) -> tuple:
+    """:func:`_operand` of ``x`` itself when cuBLAS can read it, else of a C-contiguous copy
+    (broadcast to ``batch`` where its batch axes are partly broadcast)."""
+    operand = _operand(x, batch)
+    if operand is not None:
+        return operand
     if x.ndim > 2:
         x = cupy.broadcast_to(x, batch + x.shape[-2:])
-    return cupy.ascontiguousarray(x)
+    return _operand(cupy.ascontiguousarray(x), batch)
 
 
-def _gemm(a, b, c, batch, m, n, k) -> None:
-    """``c = a @ b`` as cuBLAS computes ``c^T = b^T a^T`` in column-major order."""
+def _gemm(a, b, c, count, m, n, k) -> None:
+    """``c = a @ b`` (operands as :func:`_operand` describes them) as cuBLAS computes
+    ``c^T = b^T a^T`` in column-major order."""
     cupy = backend._cupy()
     lib = _library()
-    dtype = c.dtype
-    op_a, ld_a = _matrix(a)
-    op_b, ld_b = _matrix(b)
-    _, ld_c = _matrix(c)
-    count = int(numpy.prod(batch)) if batch else 1
-    data = _DATA_TYPES[dtype]
-    if dtype == numpy.float64:
+    (a, op_a, ld_a, stride_a), (b, op_b, ld_b, stride_b), (c, _, ld_c, stride_c) = a, b, c
+    data = _DATA_TYPES[c.dtype]
+    if c.dtype == numpy.float64:
         compute, alpha, beta = _COMPUTE_64F, ctypes.c_double(1), ctypes.c_double(0)
     else:
         compute, alpha, beta = _COMPUTE_32F, ctypes.c_float(1), ctypes.c_float(0)
@@ -190,6 +199,6 @@ def _gemm(a, b, c, batch, m, n, k) -> None:
             handle, workspace.data.ptr, WORKSPACE_BYTES))
         _check('cublasGemmStridedBatchedEx', lib.cublasGemmStridedBatchedEx(
             handle, op_b, op_a, n, m, k, ctypes.byref(alpha),
-            b.data.ptr, data, ld_b, _batch_stride(b, batch),
-            a.data.ptr, data, ld_a, _batch_stride(a, batch), ctypes.byref(beta),
-            c.data.ptr, data, ld_c, _batch_stride(c, batch), count, compute, _GEMM_DEFAULT))
+            b.data.ptr, data, ld_b, stride_b, a.data.ptr, data, ld_a, stride_a,
+            ctypes.byref(beta), c.data.ptr, data, ld_c, stride_c, count, compute,
+            _GEMM_DEFAULT))
