@@ -6,7 +6,7 @@ Ours are :class:`vision.models.SegNetBasic` (``n_class=11``, a 360x480 image, Ca
 :class:`vision.models.PSPNetResNet50` (``n_class=21``, ``input_size`` 473x473, a 473x473
 image: one tile and its flip) and :class:`vision.models.DeepLabV3plusXception65`
 (``n_class=21``, ``min_input_size`` 513x513, a 513x513 image), their ``predict`` eagerly and,
-where the model is :class:`~framework.graph.hybridizable.Hybridizable` (not SegNetBasic), after
+where the model is :class:`~framework.graph.hybridizable.Hybridizable` (all three are), after
 ``hybridize()``. ChainerCV 0.13's models of the same names and arguments run the same code
 here, since ours keep ChainerCV's names and signatures: both get the same weights (the parity
 fixtures' rule, ``vision/utils/testing/parity.py``, which fills every parameter and

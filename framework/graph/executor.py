@@ -61,10 +61,11 @@ class Executor:
         self._steps = []
         for i, op in enumerate(graph.ops):
             out = None
-            if op.planned and op.outputs[0] in plan.block_of:
-                value = graph.values[op.outputs[0]]
-                out = block_view(blocks[plan.block_of[op.outputs[0]]], value.physical_shape,
-                            value.dtype)
+            if op.planned:
+                outs = [block_view(blocks[plan.block_of[v]], graph.values[v].physical_shape,
+                                   graph.values[v].dtype) if v in plan.block_of else None
+                        for v in op.outputs]
+                out = outs[0] if len(outs) == 1 else tuple(outs)
             dead = [v for v in dict.fromkeys(op.inputs + op.outputs)
                     if plan.last_reads.get(v, i) == i and graph.values[v].const is None]
             self._steps.append((op, out, dead))

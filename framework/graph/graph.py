@@ -96,8 +96,9 @@ class Op:
 
     def run(self, inputs: list, out, workspace: dict):
         """Computes the output from the input arrays, into ``out`` when it is not None (an
-        array of the output's physical shape and dtype), and returns it; a tuple of outputs for
-        an op with several."""
+        array of the output's physical shape and dtype), and returns it; for an op with several
+        outputs, ``out`` is a tuple of such arrays or None (one per output) and the outputs
+        are returned as a tuple."""
         raise NotImplementedError
 
     def describe(self) -> str:

@@ -3,7 +3,8 @@
 A node is replaced where its meaning is known and its arguments allow: 2-D convolutions and
 fully connected layers with constant weights, batch normalizations with constant statistics,
 ReLU and clipped ReLU, sums of two values of one shape, products scaling the channels of 4-D
-values, 2-D max and average pooling, the mean over the spatial axes, joins of 4-D values along
+values, 2-D max and average pooling (the max pooling's indices too) and the upsampling by
+those indices, the mean over the spatial axes, joins of 4-D values along
 the channels and the resampling of images (:func:`~framework.functions.resize_images`).
 Every other node stays, run as it is.
 """
@@ -26,7 +27,7 @@ from framework.functions.normalization.batch_normalization import (
     FixedBatchNormalization,
     fixed_normalization_affine,
 )
-from framework.functions.pooling._window_adjoints import AveragePooling
+from framework.functions.pooling._window_adjoints import AveragePooling, Upsampling
 from framework.functions.pooling.max_pooling_nd import MaxPoolingND
 from framework.graph import ops
 from framework.graph.graph import Graph, NodeOp
@@ -115,6 +116,15 @@ def _pooling(graph, op, producers):
                       windows.pad, op.node.divisor)
 
 
+def _upsampling(graph, op, producers):
+    geometry = op.node.windows.geometry
+    x, indexes = (graph.values[v] for v in op.inputs)
+    if (len(geometry.ksize) != 2 or indexes.const is not None
+            or any(k > s for k, s in zip(geometry.ksize, geometry.stride))):
+        return None
+    return ops.Unpool2D(op.inputs, op.outputs, geometry)
+
+
 def _mean(graph, op, producers):
     node = op.node
     if len(graph.values[op.inputs[0]].shape) != 4 or tuple(sorted(node.axes or ())) != (2, 3):
@@ -148,6 +158,7 @@ _RULES = {
     MulNode: _mul,
     MaxPoolingND: _pooling,
     AveragePooling: _pooling,
+    Upsampling: _upsampling,
     Mean: _mean,
     Concat: _concat,
     Resample: _resample,

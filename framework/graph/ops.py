@@ -428,7 +428,13 @@ class ChannelScale(Op):
 
 class Pool2D(Op):
     """Max pooling, or average pooling divided by ``divisor`` (a number, or None for the
-    number of input elements in each window), channels-last."""
+    number of input elements in each window), channels-last.
+
+    A max pooling with two outputs also gives the index of each maximum in its flattened
+    window (the first one where several are equal), as
+    :func:`~framework.functions.max_pooling_2d` with ``return_indices`` does: the second
+    output, of the integer dtype traced, which :class:`Unpool2D` reads.
+    """
 
     def __init__(self, inputs, outputs, kind, ksize, stride, pad, divisor=None):
         super().__init__(inputs, outputs)
@@ -439,6 +445,7 @@ class Pool2D(Op):
         self.divisor = divisor
         self._counts = None
         self._geometry = None
+        self._index_dtype = None
 
     def input_layouts(self, graph):
         return [NHWC]
@@ -453,36 +460,101 @@ class Pool2D(Op):
     def workspace(self, graph):
         n, c = graph.values[self.inputs[0]].shape[:2]
         dtype = graph.values[self.inputs[0]].dtype
-        return {'pad': _pad_bytes(self._window_geometry(graph), n, c, dtype)}
+        geometry = self._window_geometry(graph)
+        workspace = {'pad': _pad_bytes(geometry, n, c, dtype)}
+        if len(self.outputs) == 2:
+            workspace['mask'] = n * math.prod(geometry.out_size) * c
+        return workspace
 
     def prepare(self, graph):
         self._geometry = self._window_geometry(graph)
         if self.kind == 'average' and self.divisor is None:
             counts = self._geometry.valid_counts(graph.xp, graph.values[self.inputs[0]].dtype)
             self._counts = counts[..., None]
+        if len(self.outputs) == 2:
+            self._index_dtype = graph.values[self.outputs[1]].dtype
 
     def run(self, inputs, out, workspace):
         x, = inputs
         xp = _array_module(x)
         geometry = self._geometry
-        n, c = x.shape[0], x.shape[3]
-        y = _output(xp, out, (n,) + geometry.out_size + (c,), x.dtype)
+        shape = (x.shape[0],) + geometry.out_size + (x.shape[3],)
+        with_indexes = len(self.outputs) == 2
+        out, index_out = out if with_indexes else (out, None)
+        y = _output(xp, out, shape, x.dtype)
+        indexes = _output(xp, index_out, shape, self._index_dtype) if with_indexes else None
+        greater = block_view(workspace['mask'], shape, numpy.bool_) if with_indexes else None
         fill = -numpy.inf if self.kind == 'max' else 0
         padded = _padded(geometry, x, workspace, fill)
         reduce = xp.maximum if self.kind == 'max' else xp.add
-        for i in range(self.ksize[0]):
-            for j in range(self.ksize[1]):
-                tap = geometry.at_offset(padded, (i, j), 1)
-                if i == 0 and j == 0:
-                    xp.copyto(y, tap)
-                else:
-                    reduce(y, tap, out=y)
+        for k, offset in enumerate(numpy.ndindex(self.ksize)):
+            tap = geometry.at_offset(padded, offset, 1)
+            if k == 0:
+                xp.copyto(y, tap)
+                if with_indexes:
+                    indexes.fill(0)
+                continue
+            if with_indexes:
+                xp.greater(tap, y, out=greater)  # strictly: the first maximum keeps its index
+                xp.copyto(indexes, k, where=greater)
+            reduce(y, tap, out=y)
         if self.kind == 'average':
             xp.divide(y, self.divisor if self._counts is None else self._counts, out=y)
+        return (y, indexes) if with_indexes else y
+
+    def describe(self):
+        return (f'Pool2D {self.kind} {self.ksize[0]}x{self.ksize[1]}/{self.stride[0]}'
+                + (' with indices' if len(self.outputs) == 2 else ''))
+
+
+class Unpool2D(Op):
+    """Each value of ``x`` put at the element of its window given by ``indexes`` (the
+    second output of a max :class:`Pool2D`), zeros elsewhere, channels-last: the upsampling of
+    :func:`~framework.functions.upsampling_2d`, for windows that do not overlap.
+
+    Args:
+        inputs: ``[x, indexes]``, both of the pooled shape.
+        geometry (WindowGeometry): the pooling's windows (its input size is the output's).
+    """
+
+    def __init__(self, inputs, outputs, geometry: WindowGeometry):
+        super().__init__(inputs, outputs)
+        self.geometry = geometry
+
+    def input_layouts(self, graph):
+        return [NHWC, NHWC]
+
+    def output_layout(self, graph):
+        return NHWC
+
+    def workspace(self, graph):
+        n, c = graph.values[self.outputs[0]].shape[:2]
+        x, = (graph.values[v] for v in self.inputs[:1])
+        return {'pad': _pad_bytes(self.geometry, n, c, x.dtype),
+                'mask': n * math.prod(self.geometry.out_size) * c}
+
+    def run(self, inputs, out, workspace):
+        x, indexes = inputs
+        xp = _array_module(x)
+        geometry = self.geometry
+        n, c = x.shape[0], x.shape[3]
+        y = _output(xp, out, (n,) + geometry.in_size + (c,), x.dtype)
+        target = y
+        if geometry.needs_padding:
+            target = block_view(workspace['pad'], geometry.padded_shape(y.shape, 1), x.dtype)
+        target.fill(0)
+        mask = block_view(workspace['mask'], x.shape, numpy.bool_)
+        for k, offset in enumerate(numpy.ndindex(geometry.ksize)):
+            xp.equal(indexes, k, out=mask)
+            xp.copyto(geometry.at_offset(target, offset, 1), x, where=mask)
+        if target is not y:
+            xp.copyto(y, target[(slice(None),) + tuple(
+                slice(p, p + size) for p, size in zip(geometry.pad, geometry.in_size))])
         return y
 
     def describe(self):
-        return (f'Pool2D {self.kind} {self.ksize[0]}x{self.ksize[1]}/{self.stride[0]}')
+        k = self.geometry.ksize
+        return f'Unpool2D {k[0]}x{k[1]}/{self.geometry.stride[0]}'
 
 
 class GlobalMean(Op):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from framework import backend
 from framework.function_node import FunctionNode
 from framework.functions.pooling._windows import Windows
+from framework.variable import Variable
 
 
 def _divisor(windows: Windows, divisor, like):
@@ -55,30 +56,43 @@ class Unpooling(FunctionNode):
 
 
 class MaxPoolingWithIndexes(FunctionNode):
-    """The element of each window at the window index given by ``indexes``."""
+    """``(x, indexes) -> y``: the element of each window of ``x`` at the window index given by
+    ``indexes`` (an integer array of the output's shape, which gets no gradient)."""
 
-    def __init__(self, windows: Windows, indexes):
+    def __init__(self, windows: Windows):
         self.windows = windows
-        self.indexes = indexes
 
     def forward(self, inputs):
-        x, = inputs
-        return self.windows.gather(x, self.indexes),
+        self.retain_inputs((1,))
+        x, indexes = inputs
+        return self.windows.gather(x, indexes),
 
     def backward(self, indexes, grad_outputs):
-        return Upsampling(self.windows, self.indexes).apply(grad_outputs)
+        window_indexes, = self.get_retained_inputs()
+        return upsample(self.windows, grad_outputs[0], window_indexes), None
 
 
 class Upsampling(FunctionNode):
-    """Each value added to the element of its window at the window index ``indexes``."""
+    """``(x, indexes) -> y``: each value of ``x`` added to the element of its window at the
+    window index ``indexes`` (an integer array of the shape of ``x``, which gets no
+    gradient). The indices are an input, not an attribute, so that a traced graph reads them
+    from the max pooling that computed them."""
 
-    def __init__(self, windows: Windows, indexes):
+    def __init__(self, windows: Windows):
         self.windows = windows
-        self.indexes = indexes
 
     def forward(self, inputs):
-        x, = inputs
-        return self.windows.scatter(x, self.indexes),
+        self.retain_inputs((1,))
+        x, indexes = inputs
+        return self.windows.scatter(x, indexes),
 
     def backward(self, indexes, grad_outputs):
-        return MaxPoolingWithIndexes(self.windows, self.indexes).apply(grad_outputs)
+        window_indexes, = self.get_retained_inputs()
+        return MaxPoolingWithIndexes(self.windows).apply(
+            (grad_outputs[0], window_indexes))[0], None
+
+
+def upsample(windows: Windows, x, indexes) -> Variable:
+    """:class:`Upsampling` of ``x`` (a Variable or array) by ``indexes`` (a Variable or
+    array)."""
+    return Upsampling(windows).apply((x, indexes))[0]

@@ -8,7 +8,7 @@ from framework.config import config
 from framework.function_node import FunctionNode
 from framework.functions._inputs import spatial_input
 from framework.functions.pooling._arguments import pooling_windows
-from framework.functions.pooling._window_adjoints import Upsampling
+from framework.functions.pooling._window_adjoints import upsample
 from framework.functions.pooling._windows import Windows
 from framework.variable import Variable
 
@@ -18,30 +18,35 @@ class MaxPoolingND(FunctionNode):
 
     The window indices of the maxima are found in forward, along with the maxima, when
     ``keep_indexes`` is set: the public functions set it when backward may run or the indices
-    are returned, and backward needs nothing else.
+    are returned, and backward needs nothing else. With ``return_indexes`` they are a second
+    output (intp, no gradient), which a traced graph passes on to what reads them
+    (:func:`~framework.functions.upsampling_2d`).
     """
 
-    def __init__(self, windows: Windows, keep_indexes: bool):
+    def __init__(self, windows: Windows, keep_indexes: bool, return_indexes: bool = False):
         self.windows = windows
-        self.keep_indexes = keep_indexes
+        self.keep_indexes = keep_indexes or return_indexes
+        self.return_indexes = return_indexes
         self.indexes = None
 
     def forward(self, inputs):
         x, = inputs
         y, self.indexes = self.windows.reduce_max(x, self.keep_indexes)
+        if self.return_indexes:
+            self.indexes = self.indexes.astype(numpy.intp, copy=False)
+            return y, self.indexes
         return y,
 
     def backward(self, indexes, grad_outputs):
-        return Upsampling(self.windows, self.indexes).apply(grad_outputs)
+        return upsample(self.windows, grad_outputs[0], self.indexes),
 
 
 def _max_pooling(fname, n_spatial, x, ksize, stride, pad, cover_all, return_indices):
     array = spatial_input(fname, x, n_spatial)
     windows = pooling_windows(fname, array.shape[2:], ksize, stride, pad, cover_all)
     differentiated = isinstance(x, Variable) and x.requires_grad and config.enable_backprop
-    func = MaxPoolingND(windows, bool(return_indices) or differentiated)
-    y, = func.apply((x,))
-    return (y, func.indexes.astype(numpy.intp, copy=False)) if return_indices else y
+    outputs = MaxPoolingND(windows, differentiated, bool(return_indices)).apply((x,))
+    return (outputs[0], outputs[1].array) if return_indices else outputs[0]
 
 
 def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all: bool = True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from framework import backend
 from framework.functions._inputs import array_input, spatial_input
 from framework.functions.pooling._arguments import expanding_windows
-from framework.functions.pooling._window_adjoints import Upsampling
+from framework.functions.pooling._window_adjoints import upsample
 from framework.variable import Variable
 
 
@@ -39,4 +39,4 @@ def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None,
                          f'shape {indexes.shape}')
     backend.same_device(fname, (array, indexes), ('x', 'indexes'))
     windows = expanding_windows(fname, array.shape[2:], ksize, stride, pad, outsize, cover_all)
-    return Upsampling(windows, indexes).apply((x,))[0]
+    return upsample(windows, x, indexes)

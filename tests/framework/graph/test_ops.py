@@ -15,6 +15,7 @@ import framework.links as L
 from framework import initializers
 from framework.functions.pooling.average_pooling_nd import average_pooling_nd
 from framework.graph import ops
+from framework.testing import devices
 from framework.utils import conv
 
 DTYPES = (numpy.float32, numpy.float64)
@@ -149,6 +150,65 @@ def test_max_pooling_with_windows_in_the_padding_only(assert_compiles):
     y = fast(x).array
     assert y.shape == (1, 5, 3, 3)
     assert numpy.isneginf(y[:, :, -1]).all() and numpy.isneginf(y[:, :, :, -1]).all()
+
+
+def _ties(shape, seed=0):
+    """An input of few distinct values, so that windows hold equal maxima."""
+    return numpy.random.RandomState(seed).randint(-2, 3, shape).astype(numpy.float32)
+
+
+@pytest.mark.parametrize('source', ['input', 'conv'])
+@pytest.mark.parametrize('ksize, stride, pad, cover_all, lowered', [
+    (2, None, 0, True, True), (2, None, 0, False, True), (3, None, 0, True, True),
+    (2, 3, 0, True, True), (2, None, 1, True, True), (3, 2, 1, True, False)],
+    ids=['2x2', '2x2-cut', '3x3', 'gaps', 'padded', 'overlapping'])
+def test_max_pooling_indices_and_the_upsampling_by_them(source, ksize, stride, pad, cover_all,
+                                                        lowered, assert_compiles):
+    # SegNet's pair: the indices are a value of the graph, computed for every input.
+    def unpool(h):
+        y, indexes = F.max_pooling_2d(h, ksize, stride, pad, cover_all, return_indices=True)
+        return F.upsampling_2d(y, indexes, ksize, stride, pad, outsize=h.shape[2:],
+                               cover_all=cover_all)
+
+    fn = _after(source, unpool)
+    x = _ties((2, 3, 11, 10))
+    fast = assert_compiles(fn, x)
+    g = fast.graph(x)
+    assert len(_ops(g, ops.Unpool2D)) == int(lowered)
+    pool, = _ops(g, ops.Pool2D)
+    assert len(pool.outputs) == 2
+    other = _ties((2, 3, 11, 10), seed=1)  # other maxima elsewhere: nothing was frozen
+    expected = fn(other).array
+    numpy.testing.assert_allclose(fast(other).array, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize('device', devices(), ids=str)
+def test_max_pooling_indices_and_the_upsampling_on_each_device(device, assert_compiles):
+    def unpool(h):
+        y, indexes = F.max_pooling_2d(h, 2, return_indices=True)
+        return F.upsampling_2d(y, indexes, 2, outsize=h.shape[2:])
+
+    model = ConvThen(unpool)
+    model.to_device(device)
+    fast = assert_compiles(model, device.send(_ties((2, 3, 9, 8))))
+    assert len(_ops(fast.graph(device.send(_ties((2, 3, 9, 8)))), ops.Unpool2D)) == 1
+
+
+def test_the_max_pooling_indices_are_an_output_as_eager_returns_them():
+    x = _ties((2, 3, 9, 8))
+
+    def pool(h):
+        return F.max_pooling_2d(h, 2, return_indices=True)[1]
+
+    fast = framework.graph.compile(pool)
+    with framework.using_config('train', False):
+        expected = pool(x)
+    indexes = fast(x).array
+    assert indexes.dtype == expected.dtype == numpy.intp
+    numpy.testing.assert_array_equal(indexes, expected)
+    g = fast.graph(x)
+    assert [op.describe() for op in g.ops if isinstance(op, ops.Pool2D)] == [
+        'Pool2D max 2x2/2 with indices']
 
 
 @pytest.mark.parametrize('source', ['input', 'conv'])

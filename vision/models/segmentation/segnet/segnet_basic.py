@@ -11,6 +11,7 @@ import numpy
 import framework
 import framework.functions as F
 from framework import backend, initializers
+from framework.graph import Hybridizable
 from framework.links import BatchNormalization, Convolution2D
 from framework.links.link import Chain
 from vision.models._registry import register_model
@@ -28,7 +29,7 @@ _KSIZE = 7
 
 
 @register_model('segnet_basic')
-class SegNetBasic(Chain):
+class SegNetBasic(Hybridizable, Chain):
     """SegNet Basic (Badrinarayanan et al., "SegNet: A Deep Convolutional Encoder-Decoder
     Architecture for Image Segmentation", PAMI 2017), ChainerCV's ``SegNetBasic``.
 
@@ -48,10 +49,9 @@ class SegNetBasic(Chain):
       ``conv_classifier`` fixes ``n_class`` and ``base_channels``;
     - None: random initialization (``n_class`` must be given).
 
-    Unlike the other models of the zoo, SegNet has no ``hybridize()``: its unpooling reads the
-    indices of the poolings of the same image, which a static graph traced once would freeze
-    (``hybridize_by_default`` is False, so that tools such as the ``vision`` command leave it
-    eager).
+    ``hybridize()`` runs the network as a static graph (the convolutions channels-last with
+    their batch normalizations and activations fused in); the indices of each pooling are a
+    value of the graph, computed for every image, which the unpooling reads.
 
     Args:
         n_class (int or None): the number of classes.
@@ -74,7 +74,6 @@ class SegNetBasic(Chain):
     """
 
     task = 'semantic_segmentation'
-    hybridize_by_default = False
     weight_spec = None
 
     def __init__(self, n_class: int | None = None,
@@ -150,9 +149,8 @@ class SegNetBasic(Chain):
         for i, img in enumerate(imgs):
             img = as_rgb_or_gray('SegNetBasic.predict', f'imgs[{i}]', img)
             size = img.shape[1:]
-            x = numpy.broadcast_to(img, (3,) + size)[None]
-            with framework.using_config('train', False), framework.no_backprop_mode():
-                score = backend.to_cpu(self(self.xp.asarray(x)).array[0])
+            x = numpy.ascontiguousarray(numpy.broadcast_to(img, (3,) + size)[None])
+            score = backend.to_cpu(self.infer(self.xp.asarray(x)).array[0])
             if score.shape[1:] != size:
                 score = resize(score, size)
             labels.append(numpy.argmax(score, axis=0).astype(numpy.int32))
@@ -167,4 +165,7 @@ def _unpool(x, indexes) -> framework.Variable:
     w = min(x.shape[3], indexes.shape[3])
     if x.shape[2:] != (h, w):
         x = x[:, :, :h, :w]
-    return F.upsampling_2d(x, indexes[:, :, :h, :w], 2, 2, outsize=(2 * h, 2 * w))
+    if indexes.shape[2:] != (h, w):
+        # A framework function, so that a traced graph takes the cut from the pooling's value.
+        indexes = F.get_item(indexes, (slice(None), slice(None), slice(h), slice(w))).array
+    return F.upsampling_2d(x, indexes, 2, 2, outsize=(2 * h, 2 * w))

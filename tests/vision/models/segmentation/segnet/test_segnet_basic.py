@@ -54,11 +54,28 @@ def test_parameters_are_chainercvs():
     assert model_shapes(SegNetBasic(n_class=11)) == tsv_shapes(TSV)
 
 
-def test_registered_as_a_semantic_segmentation_model_that_stays_eager():
+def test_registered_as_a_semantic_segmentation_model_hybridized_by_default():
     assert get_model('segnet_basic') is SegNetBasic
     assert SegNetBasic.task == 'semantic_segmentation'
-    # what the vision command reads before it calls hybridize(), which SegNet lacks
-    assert SegNetBasic.hybridize_by_default is False and not hasattr(SegNetBasic, 'hybridize')
+    # what the vision command reads before it calls hybridize()
+    assert SegNetBasic.hybridize_by_default
+
+
+@pytest.mark.parametrize('size', [(64, 48), (45, 61)], ids=['multiples-of-16', 'odd'])
+def test_hybridized_poolings_and_unpoolings_run_channels_last_on_each_image(size):
+    model = _small()
+    rng = numpy.random.RandomState(0)
+    imgs = [rng.uniform(0, 255, (3,) + size).astype(numpy.float32) for _ in range(3)]
+    eager = model.predict(imgs)
+    model.hybridize()
+    for label, expected in zip(model.predict(imgs), eager):
+        numpy.testing.assert_array_equal(label, expected)
+    graph = model._static_graph.graph(numpy.asarray(imgs[0])[None])
+    kinds = [type(op).__name__ for op in graph.ops]
+    assert kinds.count('Pool2D') == kinds.count('Unpool2D') == 4
+    # channels-first only for the local response normalization, the score map and, on odd
+    # sizes, the cut of an unpooling larger than the pooling it undoes
+    assert kinds.count('Transpose') == (2 if size == (64, 48) else 4)
 
 
 @pytest.mark.slow
