@@ -40,6 +40,13 @@ Usage::
     mpiexec -n 8 python scripts/train_pspnet.py --communicator pure_nccl --dataset cityscapes
     python scripts/train_pspnet.py --dataset shapes --model pspnet_resnet50 --base-channels 4 \\
         --input-size 64 --batchsize 8
+
+On 2 CPU cores, the README's shapes reproduction (mIoU 0.869 on the validation set in 27
+minutes)::
+
+    python scripts/train_pspnet.py --dataset shapes --model pspnet_resnet50 --base-channels 8 \\
+        --batchsize 8 --lr 0.05 --scale-range 1 1 --max-angle 0 --size 128 --n-train 8000 \\
+        --n-val 100 --iteration 4800 --eval-interval 1200 --loaderjob 1
 """
 
 from __future__ import annotations
