@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import traceback
 
 from framework.distributed._mpi import import_mpi
 
 _installed = False
+#: How long an aborting process waits for mpiexec to relay its last words.
+RELAY_SECONDS = 1.0
 
 
 def _abort(exc_type, exc_value, exc_traceback) -> None:
@@ -29,6 +32,9 @@ def _abort(exc_type, exc_value, exc_traceback) -> None:
                      '(MPI_Abort)\n')
     sys.stderr.flush()
     sys.stdout.flush()
+    # MPI_Abort makes mpiexec kill every process and exit, whether or not it has relayed what
+    # they wrote: on a loaded machine the message above was lost. Give the relay a moment.
+    time.sleep(RELAY_SECONDS)
     world.Abort(1)
 
 
