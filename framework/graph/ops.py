@@ -529,8 +529,7 @@ class Unpool2D(Op):
 
     def workspace(self, graph):
         n, c = graph.values[self.outputs[0]].shape[:2]
-        x, = (graph.values[v] for v in self.inputs[:1])
-        return {'pad': _pad_bytes(self.geometry, n, c, x.dtype),
+        return {'pad': _pad_bytes(self.geometry, n, c, graph.values[self.inputs[0]].dtype),
                 'mask': n * math.prod(self.geometry.out_size) * c}
 
     def run(self, inputs, out, workspace):
