@@ -4,9 +4,9 @@ A node is replaced where its meaning is known and its arguments allow: 2-D convo
 fully connected layers with constant weights, batch normalizations with constant statistics,
 ReLU and clipped ReLU, sums of two values of one shape, products scaling the channels of 4-D
 values, 2-D max and average pooling (the max pooling's indices too) and the upsampling by
-those indices, the mean over the spatial axes, joins of 4-D values along
-the channels and the resampling of images (:func:`~framework.functions.resize_images`).
-Every other node stays, run as it is.
+those indices, the mean over the spatial axes, joins of 4-D values along the channels and the
+resampling of images (:func:`~framework.functions.resize_images`). Every other node stays,
+run as it is.
 """
 
 from __future__ import annotations
