@@ -418,7 +418,20 @@ def converter(batch, device=None) -> tuple[list, list, list]:
     return tuple(list(column) for column in zip(*batch))
 
 
-def augment(img, bbox, label, fill):
+#: The choices of ``--augmentation`` of the scripts that augment as SSD (:func:`augment`).
+AUGMENTATIONS = ('ssd', 'flip')
+
+
+def add_augmentation_argument(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--augmentation`` (:data:`AUGMENTATIONS`, ``ssd`` by default) to the options of
+    a script whose recipe augments as SSD does."""
+    parser.add_argument('--augmentation', choices=AUGMENTATIONS, default='ssd',
+                        help="ssd: the recipe's colour distortion, expansion, crop and flip; "
+                             'flip: a horizontal flip alone, for data whose objects are seen '
+                             'at the scale of the test (as the synthetic shapes)')
+
+
+def augment(img, bbox, label, fill, augmentation: str = 'ssd'):
     """SSD's augmentation of a training sample (Liu et al., 2016; ChainerCV's and GluonCV's
     SSD and YOLOv3 recipes), but for the resize to the model's input: colour distortion
     (:func:`~vision.transforms.random_distort`); with probability 1/2, an expansion onto a
@@ -434,18 +447,24 @@ def augment(img, bbox, label, fill):
         bbox (numpy.ndarray): float32 ``(R, 4)``.
         label (numpy.ndarray): int32 ``(R,)``.
         fill: the value of the expansion's canvas (a scalar or ``(3, 1, 1)``).
+        augmentation (str): ``'ssd'``, or ``'flip'`` for the horizontal flip alone.
 
     Returns:
         tuple: the augmented image ``(3, H', W')``, its boxes and their labels.
     """
-    img = random_distort(img)
-    if numpy.random.randint(2):
-        img, param = random_expand(img, fill=fill, return_param=True)
-        bbox = translate_bbox(bbox, y_offset=param['y_offset'], x_offset=param['x_offset'])
-    img, param = random_crop_with_bbox_constraints(img, bbox, return_param=True)
-    bbox, param = crop_bbox(bbox, y_slice=param['y_slice'], x_slice=param['x_slice'],
-                            allow_outside_center=False, return_param=True)
-    label = label[param['index']]
+    if augmentation not in AUGMENTATIONS:
+        raise ValueError(f'augmentation must be one of {AUGMENTATIONS}, but got '
+                         f'{augmentation!r}')
+    if augmentation == 'ssd':
+        img = random_distort(img)
+        if numpy.random.randint(2):
+            img, param = random_expand(img, fill=fill, return_param=True)
+            bbox = translate_bbox(bbox, y_offset=param['y_offset'],
+                                  x_offset=param['x_offset'])
+        img, param = random_crop_with_bbox_constraints(img, bbox, return_param=True)
+        bbox, param = crop_bbox(bbox, y_slice=param['y_slice'], x_slice=param['x_slice'],
+                                allow_outside_center=False, return_param=True)
+        label = label[param['index']]
     img, param = random_flip(img, x_random=True, return_param=True)
     bbox = flip_bbox(bbox, img.shape[1:], x_flip=param['x_flip'])
     return img, bbox, label

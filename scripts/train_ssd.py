@@ -108,17 +108,20 @@ class Transform:
         coder (MultiboxCoder): encodes the boxes as the model's targets.
         insize (int): the side of the model's input.
         mean (numpy.ndarray): float32 ``(3, 1, 1)``, the model's mean.
+        augmentation (str): ``'ssd'``, or ``'flip'`` for the horizontal flip alone.
     """
 
-    def __init__(self, coder, insize: int, mean: numpy.ndarray):
+    def __init__(self, coder, insize: int, mean: numpy.ndarray, augmentation: str = 'ssd'):
         self.coder = coder
         self.insize = insize
         self.mean = mean
+        self.augmentation = augmentation
 
     def __call__(self, in_data):
         """``(img, bbox, label)`` to ``(img, mb_loc, mb_label)``: the prepared image
         ``(3, insize, insize)`` and the targets ``(K, 4)`` float32 and ``(K,)`` int32."""
-        img, bbox, label = _detection.augment(*in_data, fill=self.mean)
+        img, bbox, label = _detection.augment(*in_data, fill=self.mean,
+                                              augmentation=self.augmentation)
         size = (self.insize, self.insize)
         bbox = resize_bbox(bbox, img.shape[1:], size)
         img = resize_with_random_interpolation(img, size)
@@ -139,6 +142,7 @@ def setup_hooks(train_chain) -> None:
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
     _detection.add_arguments(parser, RECIPE)
+    _detection.add_augmentation_argument(parser)
     args = parser.parse_args(argv)
     _detection.check_arguments(parser, args)
     return args
@@ -161,7 +165,7 @@ def train(args: argparse.Namespace) -> dict:
         _detection.initialize_from_scratch(model.extractor)
     setup = _training.Training(
         model=model, train_chain=MultiboxTrainChain(model, comm=comm),
-        transform=Transform(model.coder, model.insize, model.mean),
+        transform=Transform(model.coder, model.insize, model.mean, args.augmentation),
         batch_size=batch_size, loss_keys=('loss/loc', 'loss/conf'), setup_hooks=setup_hooks)
     with _training.dataset_errors_end_the_run('train_ssd.py', comm):
         return _detection.run(args, RECIPE, setup, comm)

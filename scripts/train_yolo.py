@@ -68,12 +68,19 @@ class Transform:
     """SSD's augmentation of a training sample (:func:`_detection.augment`) for YOLOv3: the
     expansion's canvas filled with grey (the letterbox's 0.5), the image left at the size of
     its crop (:class:`TrainChain` resizes the batch) and scaled to ``[0, 1]``.
+
+    Args:
+        augmentation (str): ``'ssd'``, or ``'flip'`` for the horizontal flip alone.
     """
+
+    def __init__(self, augmentation: str = 'ssd'):
+        self.augmentation = augmentation
 
     def __call__(self, in_data):
         """``(img, bbox, label)`` to the augmented image float32 ``(3, H', W')`` in
         ``[0, 1]``, its boxes ``(R, 4)`` float32 and their labels ``(R,)`` int32."""
-        img, bbox, label = _detection.augment(*in_data, fill=numpy.float32(127.5))
+        img, bbox, label = _detection.augment(*in_data, fill=numpy.float32(127.5),
+                                              augmentation=self.augmentation)
         return (img / numpy.float32(255)).astype(numpy.float32, copy=False), bbox, label
 
 
@@ -134,6 +141,7 @@ def setup_hooks(train_chain) -> None:
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].replace('\n', ' '))
     _detection.add_arguments(parser, RECIPE)
+    _detection.add_augmentation_argument(parser)
     parser.add_argument('--insize', type=_training.positive_int, default=416,
                         help="the model's input side, a multiple of 32 (416)")
     parser.add_argument('--sizes', type=_training.positive_int, nargs='+',
@@ -165,7 +173,8 @@ def train(args: argparse.Namespace) -> dict:
     train_chain = TrainChain(model, args.sizes, SIZE_INTERVAL, args.seed,
                              0 if comm is None else comm.rank)
     setup = _training.Training(
-        model=model, train_chain=train_chain, transform=Transform(), batch_size=batch_size,
+        model=model, train_chain=train_chain, transform=Transform(args.augmentation),
+        batch_size=batch_size,
         loss_keys=('loc_loss', 'obj_loss', 'conf_loss'), setup_hooks=setup_hooks,
         converter=_detection.converter)
     with _training.dataset_errors_end_the_run('train_yolo.py', comm):

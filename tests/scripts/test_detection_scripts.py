@@ -109,6 +109,31 @@ def test_ssd_transform_gives_the_targets_of_the_augmented_boxes(load_script):
     assert not mb_label.any() and not mb_loc.any()
 
 
+@pytest.mark.parametrize('script', ['train_ssd', 'train_yolo'])
+def test_the_flip_augmentation_only_flips(load_script, script):
+    module = load_script(script)
+    args = module.parse_args(['--augmentation', 'flip'])
+    assert args.augmentation == 'flip' and module.parse_args([]).augmentation == 'ssd'
+    img = numpy.random.RandomState(0).uniform(0, 255, (3, 40, 50)).astype(numpy.float32)
+    bbox = numpy.array([[5, 5, 30, 20], [10, 30, 40, 50]], numpy.float32)
+    label = numpy.array([2, 0], numpy.int32)
+    flips = set()
+    for seed in range(8):
+        random.seed(seed)
+        numpy.random.seed(seed)
+        out, out_bbox, out_label = module._detection.augment(img, bbox, label, fill=0,
+                                                             augmentation='flip')
+        flipped = bool(out_bbox[0, 1] != 5)
+        flips.add(flipped)
+        numpy.testing.assert_array_equal(out, img[:, :, ::-1] if flipped else img)
+        numpy.testing.assert_array_equal(
+            out_bbox, [[5, 30, 30, 45], [10, 0, 40, 20]] if flipped else bbox)
+        numpy.testing.assert_array_equal(out_label, label)
+    assert flips == {False, True}
+    with pytest.raises(ValueError, match="augmentation must be one of .*, but got 'crop'"):
+        module._detection.augment(img, bbox, label, fill=0, augmentation='crop')
+
+
 def test_faster_rcnn_learns_nothing_from_an_image_without_boxes(load_script):
     train_faster_rcnn = load_script('train_faster_rcnn')
     from vision.models import FasterRCNNVGG16
@@ -151,6 +176,8 @@ def test_every_detector_warms_up_as_its_recipe_unless_told(load_script, script, 
      '--min-size must be positive and at most --max-size (600), but got 800'),
     ('train_faster_rcnn', ['--batchsize', '2'], 'unrecognized arguments: --batchsize 2'),
     ('train_faster_rcnn', ['--warmup', '-1'], '--warmup must be at least 0, but got -1'),
+    ('train_yolo', ['--augmentation', 'crop'], "argument --augmentation: invalid choice: 'crop'"),
+    ('train_faster_rcnn', ['--augmentation', 'flip'], 'unrecognized arguments: --augmentation'),
 ])
 def test_mistaken_options_get_one_line(load_script, capsys, script, options, message):
     module = load_script(script)
