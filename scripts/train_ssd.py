@@ -7,7 +7,8 @@ gradients doubled instead (:class:`~vision.models.detection.ssd.GradientScaling`
 is :func:`~vision.models.detection.ssd.multibox_loss` (``alpha`` 1, ``k`` 3) of the targets of
 :meth:`~vision.models.detection.ssd.MultiboxCoder.encode`. Each training image goes through
 SSD's augmentation (:class:`Transform`): colour distortion, a random expansion, a random crop
-under box constraints, a resize with a random interpolation, a random horizontal flip. The
+under box constraints, a resize with a random interpolation, a random horizontal flip
+(``--augmentation flip`` keeps the resize and the flip alone). The
 model is evaluated at each step of the learning rate and at the end (VOC 2007 test, 11-point
 mAP; COCO's metrics on COCO). ChainerCV starts from the ImageNet weights of the extractor:
 ``--pretrained-model imagenet`` where the manifest lists them; by default the model starts
