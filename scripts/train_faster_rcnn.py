@@ -32,8 +32,14 @@ Usage::
 
     python scripts/train_faster_rcnn.py --dataset voc
     python scripts/train_faster_rcnn.py --dataset shapes --base-channels 8 --min-size 256 \\
-        --max-size 256 --anchor-scales 4 8 16
+        --max-size 256 --anchor-scales 4 8 16 --lr 4e-3 --warmup 300 --iteration 13000 \\
+        --step 10000 12000 --eval-interval 2500 --n-val 100 --loaderjob 1
     mpiexec -n 2 python scripts/train_faster_rcnn.py --communicator flat --dataset voc
+
+The shapes run, on 2 cores, reaches mAP@0.5 0.386, 0.814, 0.922, 0.928 and 0.962 at 2,500 to
+12,500 iterations (27.5 minutes, about 8 iterations a second); the recipe's ``--lr 1e-3``
+learns no faster over the first 2,000 (0.290 and 0.389 at 1,000 and 2,000, against 0.284 and
+0.346).
 """
 
 from __future__ import annotations
