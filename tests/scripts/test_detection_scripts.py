@@ -228,6 +228,25 @@ def test_from_random_weights_the_vgg_extractor_keeps_the_scale_of_its_input(
     assert 0.1 < h.std() / x.std() < 10
 
 
+def test_from_random_weights_ssds_heads_start_with_small_scores(load_script, monkeypatch):
+    train_ssd = load_script('train_ssd')
+    trained = {}
+    monkeypatch.setattr(train_ssd._detection, 'run',
+                        lambda args, recipe, setup, comm: trained.setdefault('model', setup.model))
+    train_ssd.main(_SSD)
+    model = trained['model']
+    heads = [link for link in model.multibox.links(skipself=True) if hasattr(link, 'W')]
+    assert len(heads) == 12
+    for link in heads:
+        assert link.W.array.std() == pytest.approx(0.01, rel=0.1)
+    # Under the He extractor the sources keep the input's scale (pixels minus the mean), and
+    # LeCun's heads gave scores of it: mean magnitudes of 8 and 9 on this input (near 20 on
+    # shapes, a first loss above 1,000); these give 2 to 3.5.
+    x = numpy.random.RandomState(0).uniform(-60, 60, (1, 3, 300, 300)).astype(numpy.float32)
+    locs, confs = model(x)
+    assert abs(locs.array).mean() < 5 and abs(confs.array).mean() < 5
+
+
 def test_weights_given_are_left_as_they_are(load_script, monkeypatch, tmp_path):
     from vision.models import SSD300
     path = tmp_path / 'start.npz'
