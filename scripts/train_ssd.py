@@ -8,9 +8,9 @@ is :func:`~vision.models.detection.ssd.multibox_loss` (``alpha`` 1, ``k`` 3) of 
 :meth:`~vision.models.detection.ssd.MultiboxCoder.encode`. Each training image goes through
 SSD's augmentation (:class:`Transform`): colour distortion, a random expansion, a random crop
 under box constraints, a resize with a random interpolation, a random horizontal flip
-(``--augmentation flip`` keeps the resize and the flip alone). The
-model is evaluated at each step of the learning rate and at the end (VOC 2007 test, 11-point
-mAP; COCO's metrics on COCO). ChainerCV starts from the ImageNet weights of the extractor:
+(``--augmentation flip`` keeps the resize and the flip alone). The model is evaluated at each
+step of the learning rate and at the end (VOC 2007 test, 11-point mAP; COCO's metrics on
+COCO). ChainerCV starts from the ImageNet weights of the extractor:
 ``--pretrained-model imagenet`` where the manifest lists them; by default the model starts
 from random weights, the extractor's drawn by He's initialisation
 (:func:`_detection.initialize_from_scratch`: ChainerCV's LeCun normal shrinks the features

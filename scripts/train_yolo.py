@@ -9,12 +9,12 @@ warmed up linearly from 0 over the first two epochs and divided by ten at epochs
 :class:`~vision.models.detection.yolo.YOLOv3TrainChain`. Each training image goes through
 SSD's augmentation (colour distortion, a random expansion, a random crop under box
 constraints, a random horizontal flip; :func:`_detection.augment`; ``--augmentation flip``
-keeps the flip alone), and is then resized with a
-random interpolation to the side of its batch: multi-scale training, a side drawn from
-``--sizes`` (GluonCV's 320 to 608 by 32 around the 416 of ``--insize``) for every ten
-iterations. The model is evaluated at each step of the learning rate and at the end (VOC 2007
-test, 11-point mAP; COCO's metrics on COCO). The model starts from random weights (GluonCV
-starts from an ImageNet Darknet-53, which the manifest does not hold).
+keeps the flip alone), and is then resized with a random interpolation to the side of its
+batch: multi-scale training, a side drawn from ``--sizes`` (GluonCV's 320 to 608 by 32 around
+the 416 of ``--insize``) for every ten iterations. The model is evaluated at each step of the
+learning rate and at the end (VOC 2007 test, 11-point mAP; COCO's metrics on COCO). The model
+starts from random weights (GluonCV starts from an ImageNet Darknet-53, which the manifest does
+not hold).
 
 The random draws of the augmentation are seeded by ``--seed``: each loader process seeds them
 for each image from it and the image's number in the training, and the side and the
@@ -179,9 +179,8 @@ def train(args: argparse.Namespace) -> dict:
                              0 if comm is None else comm.rank)
     setup = _training.Training(
         model=model, train_chain=train_chain, transform=Transform(args.augmentation),
-        batch_size=batch_size,
-        loss_keys=('loc_loss', 'obj_loss', 'conf_loss'), setup_hooks=setup_hooks,
-        converter=_detection.converter)
+        batch_size=batch_size, loss_keys=('loc_loss', 'obj_loss', 'conf_loss'),
+        setup_hooks=setup_hooks, converter=_detection.converter)
     with _training.dataset_errors_end_the_run('train_yolo.py', comm):
         return _detection.run(args, RECIPE, setup, comm)
 
